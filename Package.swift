@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Layers, bottom to top: C modules → HTTPWorker (bytes and HTTP) and FeedParser (XML and feeds)
+/// → FeedPull (the pipeline that joins them, and the embedding API) → FeedPullCLI (`feedpull`).
+let package = Package(
+  name: "feedpull",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "feedpull", targets: ["FeedPullCLI"]),
+    .library(name: "FeedPull", targets: ["FeedPull"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(
+      name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    .target(name: "CFeedPullShims", dependencies: ["CCurl", "CLibXML2"]),
+    .target(name: "FeedParser", dependencies: ["CLibXML2", "CFeedPullShims"]),
+    .target(name: "HTTPWorker", dependencies: ["CCurl", "CFeedPullShims"]),
+    .target(name: "FeedPull", dependencies: ["FeedParser", "HTTPWorker"]),
+    .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull"]),
+    .target(
+      name: "TestSupport", dependencies: ["FeedPull"], path: "Tests/TestSupport"),
+    .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "TestSupport"]),
+    .testTarget(name: "HTTPWorkerTests", dependencies: ["HTTPWorker", "TestSupport"]),
+    .testTarget(name: "FeedPullTests", dependencies: ["FeedPull", "TestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,39 @@
+// Typed doors to C that Swift cannot call directly: libcurl's variadic setopt/getinfo,
+// and <sys/epoll.h>, which Glibc's Swift overlay does not export.
+#ifndef CFEEDPULL_SHIMS_H
+#define CFEEDPULL_SHIMS_H
+
+#include <curl/curl.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+
+// curl_easy_setopt, one wrapper per argument type.
+CURLcode fp_easy_setopt_long(CURL *easy, CURLoption option, long value);
+CURLcode fp_easy_setopt_off(CURL *easy, CURLoption option, curl_off_t value);
+CURLcode fp_easy_setopt_str(CURL *easy, CURLoption option, const char *value);
+CURLcode fp_easy_setopt_ptr(CURL *easy, CURLoption option, void *value);
+CURLcode fp_easy_setopt_slist(CURL *easy, CURLoption option, struct curl_slist *value);
+CURLcode fp_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback cb);
+CURLcode fp_easy_setopt_xferinfo_callback(CURL *easy, curl_xferinfo_callback cb);
+
+// curl_easy_getinfo, one wrapper per result type.
+CURLcode fp_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
+CURLcode fp_easy_getinfo_off(CURL *easy, CURLINFO info, curl_off_t *out);
+CURLcode fp_easy_getinfo_str(CURL *easy, CURLINFO info, const char **out);
+CURLcode fp_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **out);
+
+// curl_multi_setopt, one wrapper per argument type.
+CURLMcode fp_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLMcode fp_multi_setopt_ptr(CURLM *multi, CURLMoption option, void *value);
+CURLMcode fp_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback cb);
+CURLMcode fp_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback cb);
+
+// The CURLMsg union is not importable as a field; read it here.
+CURLcode fp_msg_result(const CURLMsg *msg);
+
+// epoll, with the event's data as a plain int (the fd).
+int fp_epoll_create(void);
+int fp_epoll_ctl(int epfd, int op, int fd, uint32_t events);
+int fp_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_ms);
+
+#endif

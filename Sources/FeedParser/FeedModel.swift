@@ -1,0 +1,140 @@
+/// The values a feed document yields, as the contract names them (`../shared/CONTRACT.md`).
+/// A field with no value is `nil` or empty, never `""`: writers leave it out.
+
+/// feedparser's version codes, which the contract adopts.
+public enum FeedVersion: String, Sendable, Equatable {
+  case rss090, rss091u, rss091n, rss092, rss093, rss094, rss20, rss10, rss
+  case atom03, atom10, atom
+}
+
+/// A date as the feed gave it: an instant when it could be read, else the text.
+public enum FeedDate: Sendable, Equatable {
+  /// Seconds since 1970-01-01T00:00:00Z.
+  case instant(Int64)
+  /// Text that no known date form matched, kept for `*_raw`.
+  case raw(String)
+}
+
+/// An author: Atom `author`, RSS `author`/`managingEditor` ("email (Name)"), `dc:creator`.
+public struct FeedPerson: Sendable, Equatable {
+  public var name: String?
+  public var email: String?
+  public var uri: String?
+  public init(name: String? = nil, email: String? = nil, uri: String? = nil) {
+    self.name = name
+    self.email = email
+    self.uri = uri
+  }
+}
+
+/// An Atom `link`, or an RSS `link` as `alternate`.
+public struct FeedLink: Sendable, Equatable {
+  public var href: String
+  public var rel: String?
+  public var type: String?
+  public var title: String?
+  public var length: Int64?
+  public init(
+    href: String, rel: String? = nil, type: String? = nil, title: String? = nil,
+    length: Int64? = nil
+  ) {
+    self.href = href
+    self.rel = rel
+    self.type = type
+    self.title = title
+    self.length = length
+  }
+}
+
+/// An RSS `enclosure`, an Atom `rel="enclosure"` link, or a `media:content`.
+public struct FeedEnclosure: Sendable, Equatable {
+  public var url: String
+  public var type: String?
+  public var length: Int64?
+  public init(url: String, type: String? = nil, length: Int64? = nil) {
+    self.url = url
+    self.type = type
+    self.length = length
+  }
+}
+
+/// The channel (RSS) or feed (Atom) element's own fields.
+public struct FeedChannel: Sendable, Equatable {
+  public var version: FeedVersion
+  public var id: String?
+  public var title: String?
+  public var titleType: String?
+  public var link: String?
+  /// The feed's own URL, when the feed names it (`atom:link rel="self"`).
+  public var selfLink: String?
+  public var description: String?
+  public var language: String?
+  public var updated: FeedDate?
+  public var published: FeedDate?
+  public var generator: String?
+  public var image: String?
+  public var icon: String?
+  public var rights: String?
+  public var authors: [FeedPerson] = []
+  public var categories: [String] = []
+  public init(version: FeedVersion) { self.version = version }
+}
+
+/// One RSS `item` or Atom `entry`.
+public struct FeedItem: Sendable, Equatable {
+  /// 0-based position among the document's items.
+  public var index: Int
+  public var id: String?
+  public var title: String?
+  public var titleType: String?
+  public var link: String?
+  public var links: [FeedLink] = []
+  public var summary: String?
+  public var summaryType: String?
+  public var content: String?
+  public var contentType: String?
+  public var published: FeedDate?
+  public var updated: FeedDate?
+  public var authors: [FeedPerson] = []
+  public var categories: [String] = []
+  public var enclosures: [FeedEnclosure] = []
+  public var comments: String?
+  public init(index: Int) { self.index = index }
+}
+
+/// What the parser hands over, in document order: at most one channel, before the first item.
+public enum FeedEvent: Sendable, Equatable {
+  case channel(FeedChannel)
+  case item(FeedItem)
+}
+
+/// Why a document could not be read to its end as a feed.
+public struct FeedParseFailure: Error, Sendable, Equatable {
+  public enum Kind: String, Sendable {
+    /// An empty body, a fatal XML error, a cut-off document, nesting or entities past a limit.
+    case xml
+    /// Well-formed enough, but the root is not RSS, RDF or Atom (HTML, JSON, another vocabulary).
+    case notAFeed = "not_a_feed"
+  }
+  public var kind: Kind
+  public var message: String
+  public init(kind: Kind, message: String) {
+    self.kind = kind
+    self.message = message
+  }
+}
+
+/// How a document ended.
+public struct FeedParseResult: Sendable, Equatable {
+  /// False when the parser had to recover from an XML error (or stopped on one).
+  public var wellformed: Bool
+  /// The encoding the document was decoded from, a lower-case IANA name (`utf-8`, `shift_jis`).
+  public var encoding: String?
+  /// Nil when the document was read to its end as a feed.
+  public var failure: FeedParseFailure?
+  public init(wellformed: Bool, encoding: String?, failure: FeedParseFailure?) {
+    self.wellformed = wellformed
+    self.encoding = encoding
+    self.failure = failure
+  }
+}

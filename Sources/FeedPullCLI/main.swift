@@ -1,0 +1,3 @@
+import FeedPull
+
+print("feedpull")

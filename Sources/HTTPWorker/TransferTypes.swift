@@ -1,0 +1,103 @@
+/// What a transfer is asked to do, and what it reports: bytes and HTTP, nothing of feeds.
+
+/// One HTTP(S) GET, with the limits the contract gives it.
+public struct TransferRequest: Sendable {
+  public var url: String
+  /// Limit on the whole transfer, connecting included, in seconds; 0 means none.
+  public var timeout: Double = 30
+  /// Limit on connecting, in seconds.
+  public var connectTimeout: Double = 10
+  /// A body larger than this many bytes (after decompression) fails with `tooLarge`; the first
+  /// `maxBodyBytes` bytes are delivered first. Nil means no limit.
+  public var maxBodyBytes: Int64? = 64 << 20
+  /// Redirects followed; past it, `redirects`. With 0 a 3xx fails with `redirects`.
+  public var maxRedirects: Int = 5
+  public var userAgent: String = "feedpull"
+  /// Conditional GET: sent as `If-None-Match` / `If-Modified-Since`; a 304 then finishes with no body.
+  public var ifNoneMatch: String?
+  public var ifModifiedSince: String?
+  public init(url: String) { self.url = url }
+}
+
+/// The final response of a redirect chain, known before its first body byte.
+public struct TransferResponse: Sendable, Equatable {
+  public var status: Int
+  /// The URL after redirects.
+  public var url: String
+  /// True when there was at least one redirect and every hop was 301 or 308.
+  public var permanentRedirect: Bool = false
+  public var contentType: String?
+  /// The `ETag` header exactly, quotes included.
+  public var etag: String?
+  public var lastModified: String?
+  /// Seconds, from `Retry-After` (delta or HTTP date) on a 429 or 503.
+  public var retryAfter: Int?
+  public init(status: Int, url: String) {
+    self.status = status
+    self.url = url
+  }
+}
+
+/// Why a transfer failed: the contract's error kinds that belong to transport.
+public struct TransferError: Error, Sendable, Equatable {
+  public enum Kind: String, Sendable {
+    case http, network, dns, timeout, tls
+    case tooLarge = "too_large"
+    case redirects
+    case `protocol`
+    case cancelled
+  }
+  public var kind: Kind
+  public var message: String
+  /// For `http`, `redirects`, `protocol`: the last status received.
+  public var status: Int?
+  public init(kind: Kind, message: String, status: Int? = nil) {
+    self.kind = kind
+    self.message = message
+    self.status = status
+  }
+}
+
+/// What is known when a transfer ends, whichever way.
+public struct TransferSummary: Sendable, Equatable {
+  /// Nil when no response arrived (DNS, connect, TLS failures; cancelled while queued).
+  public var response: TransferResponse?
+  /// Body bytes delivered, after decompression.
+  public var bodyBytes: Int64 = 0
+  public init(response: TransferResponse? = nil, bodyBytes: Int64 = 0) {
+    self.response = response
+    self.bodyBytes = bodyBytes
+  }
+}
+
+/// Identifies one transfer on one worker; never reused.
+public struct TransferID: Hashable, Sendable, CustomStringConvertible {
+  public let rawValue: UInt64
+  public init(rawValue: UInt64) { self.rawValue = rawValue }
+  public var description: String { "transfer#\(rawValue)" }
+}
+
+/// The delegate's answer to a response.
+public enum ResponseDisposition: Sendable {
+  case allow
+  /// Cancel now: the transfer fails with `cancelled` and no body is delivered.
+  case cancel
+}
+
+/// The delegate's answer to a chunk.
+public enum ChunkDisposition: Sendable {
+  case consumed
+  /// Not consumed: pause the transfer; the same bytes are delivered again after
+  /// `ConnectionWorker.resume(_:)`.
+  case pause
+}
+
+/// The classic connection delegate. Called on the worker thread, for one transfer, in this order:
+/// at most one `didReceive response` (a 2xx or 304 only, before any body byte), body chunks,
+/// then exactly one of `didFinish` or `didFail`.
+public protocol TransferDelegate: AnyObject {
+  func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition
+  func transfer(_ id: TransferID, didReceive chunk: UnsafeRawBufferPointer) -> ChunkDisposition
+  func transfer(_ id: TransferID, didFinish summary: TransferSummary)
+  func transfer(_ id: TransferID, didFail error: TransferError, summary: TransferSummary)
+}
