@@ -27,17 +27,21 @@ public final class FeedPuller: Sendable {
 
   /// Starts pulling `sources` (a source given twice is pulled once) and returns at once;
   /// `sink` receives every record, and `completion` runs once every source has its `end`.
+  @discardableResult
   public func start(
     _ sources: [PullSource], into sink: any PullRecordSink,
     completion: @escaping @Sendable ([EndRecord]) -> Void
-  ) {
+  ) -> PullBatch {
     var seen = Set<String>()
     let unique = sources.filter { seen.insert($0.source).inserted }
     let tracker = CompletionTracker(count: unique.count, completion: completion)
+    let worker = worker
+    let batch = PullBatch { worker.cancel($0) }
     if unique.isEmpty { tracker.finishIfEmpty() }
     for source in unique {
-      start(source, into: sink, tracker: tracker)
+      start(source, into: sink, batch: batch, tracker: tracker)
     }
+    return batch
   }
 
   /// Pulls `sources` and waits until every one has ended; returns their `end` records.
@@ -54,7 +58,8 @@ public final class FeedPuller: Sendable {
   }
 
   private func start(
-    _ source: PullSource, into sink: any PullRecordSink, tracker: CompletionTracker
+    _ source: PullSource, into sink: any PullRecordSink, batch: PullBatch,
+    tracker: CompletionTracker
   ) {
     let location = SourceLocation(source.source)
     let onEnd: (EndRecord) -> Void = { tracker.ended($0) }
@@ -71,7 +76,10 @@ public final class FeedPuller: Sendable {
       let document = DocumentPull(
         source: source.source, sink: sink, maxBytes: options.maxBytes, onEnd: onEnd)
       let worker = worker
-      worker.add(request, delegate: HTTPSourceTransfer(document: document) { worker.cancel($0) })
+      let delegate = HTTPSourceTransfer(
+        document: document, flowControl: sink as? any FlowControlledSink,
+        cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
+      batch.register(worker.add(request, delegate: delegate))
     case .file, .standardInput:
       let maxBytes = options.maxBytes
       let slots = localSlots
@@ -81,7 +89,9 @@ public final class FeedPuller: Sendable {
         defer { slots.signal() }
         let document = DocumentPull(
           source: name, sink: sink, maxBytes: maxBytes, onEnd: { tracker.ended($0) })
-        LocalSourceReader.read(location, into: document)
+        LocalSourceReader.read(
+          location, into: document, flowControl: sink as? any FlowControlledSink,
+          isCancelled: { batch.isCancelled })
       }
       thread.name = "feedpull.local"
       thread.start()

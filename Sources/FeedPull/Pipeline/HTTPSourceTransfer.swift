@@ -5,14 +5,22 @@ import HTTPWorker
 /// Runs on the worker thread.
 final class HTTPSourceTransfer: TransferDelegate {
   private let document: DocumentPull
+  private let flowControl: (any FlowControlledSink)?
   private let cancel: @Sendable (TransferID) -> Void
+  private let resume: @Sendable (TransferID) -> Void
   /// Set when this side ended the transfer early (the parser stopped, or `--max-bytes`): the
   /// `cancelled` that follows is ours, and `end` says why.
   private var endedEarly: PullError??
 
-  init(document: DocumentPull, cancel: @escaping @Sendable (TransferID) -> Void) {
+  init(
+    document: DocumentPull, flowControl: (any FlowControlledSink)?,
+    cancel: @escaping @Sendable (TransferID) -> Void,
+    resume: @escaping @Sendable (TransferID) -> Void
+  ) {
     self.document = document
+    self.flowControl = flowControl
     self.cancel = cancel
+    self.resume = resume
   }
 
   func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition {
@@ -25,6 +33,11 @@ final class HTTPSourceTransfer: TransferDelegate {
 
   func transfer(_ id: TransferID, didReceive chunk: UnsafeRawBufferPointer) -> ChunkDisposition {
     guard endedEarly == nil else { return .consumed }
+    if let flowControl, flowControl.isBehind {
+      let resume = resume
+      flowControl.whenCaughtUp { resume(id) }
+      return .pause
+    }
     if !document.consume(chunk) {
       endedEarly = .some(PullError(kind: .tooLarge, message: "body larger than --max-bytes"))
       cancel(id)

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -10,7 +12,10 @@ enum LocalSourceReader {
   static let chunkSize = 256 * 1024
 
   /// Reads to the end and completes `document`. Blocks the calling thread.
-  static func read(_ location: SourceLocation, into document: DocumentPull) {
+  static func read(
+    _ location: SourceLocation, into document: DocumentPull,
+    flowControl: (any FlowControlledSink)? = nil, isCancelled: () -> Bool = { false }
+  ) {
     let fileDescriptor: Int32
     switch location {
     case .standardInput:
@@ -31,6 +36,15 @@ enum LocalSourceReader {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
     defer { buffer.deallocate() }
     while true {
+      if isCancelled() {
+        document.complete(PullError(kind: .cancelled, message: "cancelled"))
+        return
+      }
+      if let flowControl, flowControl.isBehind {
+        let caughtUp = DispatchSemaphore(value: 0)
+        flowControl.whenCaughtUp { caughtUp.signal() }
+        caughtUp.wait()
+      }
       let count = Glibc.read(fileDescriptor, buffer.baseAddress, chunkSize)
       if count < 0 {
         if errno == EINTR { continue }
