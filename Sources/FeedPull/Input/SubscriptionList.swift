@@ -33,9 +33,10 @@ public enum SubscriptionList {
     let collector = OutlineCollector()
     parser.delegate = collector
     parser.shouldResolveExternalEntities = false
-    guard parser.parse(), collector.sawOPML else {
-      let reason = parser.parserError.map { ": \($0.localizedDescription)" } ?? ""
-      throw ReadError(description: "\(name) is not a readable OPML file\(reason)")
+    // FoundationXML on Linux returns true from `parse()` even after a fatal error.
+    guard parser.parse(), parser.parserError == nil, collector.sawOPML else {
+      throw ReadError(
+        description: "\(name) is not a readable OPML file (line \(parser.lineNumber))")
     }
     return collector.urls
   }

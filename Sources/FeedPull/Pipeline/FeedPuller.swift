@@ -61,7 +61,7 @@ public final class FeedPuller: Sendable {
     _ source: PullSource, into sink: any PullRecordSink, batch: PullBatch,
     tracker: CompletionTracker
   ) {
-    let location = SourceLocation(source.source)
+    let location = SourceOrigin(source.source)
     let onEnd: (EndRecord) -> Void = { tracker.ended($0) }
     switch location {
     case .http(let url):

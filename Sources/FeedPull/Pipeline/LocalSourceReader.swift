@@ -13,7 +13,7 @@ enum LocalSourceReader {
 
   /// Reads to the end and completes `document`. Blocks the calling thread.
   static func read(
-    _ location: SourceLocation, into document: DocumentPull,
+    _ location: SourceOrigin, into document: DocumentPull,
     flowControl: (any FlowControlledSink)? = nil, isCancelled: () -> Bool = { false }
   ) {
     let fileDescriptor: Int32

@@ -1,6 +1,6 @@
 /// Where a SOURCE's bytes come from, decided from the text alone (no file system access), as
 /// the contract defines a SOURCE.
-enum SourceLocation: Equatable {
+enum SourceOrigin: Equatable {
   case http(url: String)
   case file(path: String)
   case standardInput
@@ -12,13 +12,13 @@ enum SourceLocation: Equatable {
       self = .standardInput
       return
     }
-    guard let scheme = SourceLocation.scheme(of: source) else {
+    guard let scheme = SourceOrigin.scheme(of: source) else {
       self = .file(path: source)
       return
     }
     switch scheme {
     case "http", "https": self = .http(url: source)
-    case "file": self = SourceLocation.fileURL(source)
+    case "file": self = SourceOrigin.fileURL(source)
     default: self = .unsupported(scheme: scheme)
     }
   }
@@ -37,7 +37,7 @@ enum SourceLocation: Equatable {
   }
 
   /// `file:///path` or `file://localhost/path`, percent-decoded; another host is unsupported.
-  private static func fileURL(_ text: String) -> SourceLocation {
+  private static func fileURL(_ text: String) -> SourceOrigin {
     var rest = Substring(text.dropFirst("file://".count))
     if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst("localhost".count) }
     guard rest.hasPrefix("/") else { return .unsupported(scheme: "file") }
