@@ -5,7 +5,7 @@ import Testing
 @testable import FeedParser
 
 /// Runs the filter over `input` cut at `cuts` (offsets in increasing order).
-private func repair(_ input: [UInt8], cuts: [Int] = [], isShiftJIS: Bool = false) -> (
+func runRepairFilter(_ input: [UInt8], cuts: [Int] = [], isShiftJIS: Bool = false) -> (
   output: [UInt8], repaired: Bool
 ) {
   var filter = XMLRepairFilter(isShiftJIS: isShiftJIS)
@@ -19,8 +19,8 @@ private func repair(_ input: [UInt8], cuts: [Int] = [], isShiftJIS: Bool = false
   return (output, filter.repaired)
 }
 
-private func repair(_ text: String) -> (output: String, repaired: Bool) {
-  let result = repair(Array(text.utf8))
+private func runRepairFilter(_ text: String) -> (output: String, repaired: Bool) {
+  let result = runRepairFilter(Array(text.utf8))
   return (String(decoding: result.output, as: UTF8.self), result.repaired)
 }
 
@@ -107,14 +107,14 @@ private let cleanDocuments: [String] = [
 
 @Test("repairs", arguments: repairs)
 func repairsInput(input: String, expected: String) {
-  let result = repair(input)
+  let result = runRepairFilter(input)
   #expect(result.output == expected)
   #expect(result.repaired)
 }
 
 @Test("leaves well-formed documents alone", arguments: cleanDocuments)
 func leavesCleanDocument(input: String) {
-  let result = repair(input)
+  let result = runRepairFilter(input)
   #expect(result.output == input)
   #expect(!result.repaired)
 }
@@ -124,9 +124,9 @@ func leavesCleanDocument(input: String) {
 @Test func shiftJISTrailBytesDoNotEndCDATA() {
   let input: [UInt8] = Array("<t><![CDATA[".utf8) + [0x83, 0x5D] + Array("]>&]]>&</t>".utf8)
   let expected: [UInt8] = Array("<t><![CDATA[".utf8) + [0x83, 0x5D] + Array("]>&]]>&amp;</t>".utf8)
-  #expect(repair(input, isShiftJIS: true).output == expected)
+  #expect(runRepairFilter(input, isShiftJIS: true).output == expected)
   for cut in 0...input.count {
-    #expect(repair(input, cuts: [cut], isShiftJIS: true).output == expected)
+    #expect(runRepairFilter(input, cuts: [cut], isShiftJIS: true).output == expected)
   }
 }
 
@@ -151,11 +151,11 @@ private func chunkingCorpus() -> [[UInt8]] {
 @Test func outputDoesNotDependOnChunking() {
   var generator = SplitMix64(seed: 0xC4A9_C0DE)
   for input in chunkingCorpus() {
-    let whole = repair(input)
-    #expect(repair(input, cuts: Array(0..<input.count)) == whole)
+    let whole = runRepairFilter(input)
+    #expect(runRepairFilter(input, cuts: Array(0..<input.count)) == whole)
     if input.count <= 600 {
       for cut in 0...input.count {
-        #expect(repair(input, cuts: [cut]) == whole, "cut at \(cut)")
+        #expect(runRepairFilter(input, cuts: [cut]) == whole, "cut at \(cut)")
       }
     }
     for _ in 0..<20 {
@@ -166,7 +166,7 @@ private func chunkingCorpus() -> [[UInt8]] {
         guard position < input.count else { break }
         cuts.append(position)
       }
-      #expect(repair(input, cuts: cuts) == whole, "cuts \(cuts)")
+      #expect(runRepairFilter(input, cuts: cuts) == whole, "cuts \(cuts)")
     }
   }
 }
@@ -185,11 +185,11 @@ private func chunkingCorpus() -> [[UInt8]] {
     for _ in 0..<(generator.next() % 30) {
       input += pieces[Int(generator.next() % UInt64(pieces.count))]
     }
-    let whole = repair(input)
+    let whole = runRepairFilter(input)
     #expect(
-      repair(input, cuts: Array(0..<input.count)) == whole,
+      runRepairFilter(input, cuts: Array(0..<input.count)) == whole,
       "\(String(decoding: input, as: UTF8.self))")
     let cut = input.isEmpty ? 0 : Int(generator.next() % UInt64(input.count))
-    #expect(repair(input, cuts: [cut]) == whole)
+    #expect(runRepairFilter(input, cuts: [cut]) == whole)
   }
 }
