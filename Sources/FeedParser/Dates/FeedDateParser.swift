@@ -1,9 +1,62 @@
-/// Reads the dates feeds carry. STUB: the real implementation replaces this file.
+/// Reads the dates feeds carry, by hand-written byte scanning: Foundation's `DateFormatter` is
+/// slow, locale-dependent, and accepts one pattern at a time, while feeds write dozens.
+///
+/// Two families, each a table of forms: RFC 3339 / W3C-DTF / ISO 8601 (`ISO8601DateForm`) and
+/// RFC 822 with its real-world variants and asctime (`RFC822DateForm`). A date whose fields are
+/// out of range (month 13, Feb 30) is nil, never rolled over.
 public enum FeedDateParser {
   /// Seconds since 1970-01-01T00:00:00Z for an RFC 822 or RFC 3339 / W3C-DTF date or a common
   /// variant of either; nil when the text matches no known form.
-  public static func parse(_ text: String) -> Int64? { nil }
+  public static func parse(_ text: String) -> Int64? {
+    var bytes = Array(text.utf8)
+    for index in bytes.indices where bytes[index] &- 0x41 < 26 { bytes[index] |= 0x20 }
+    var slice = bytes[...]
+    while let first = slice.first, isSpace(first) { slice.removeFirst() }
+    while let last = slice.last, isSpace(last) { slice.removeLast() }
+    guard !slice.isEmpty, slice.count <= 256 else { return nil }
+    let fields = ISO8601DateForm.parse(slice) ?? RFC822DateForm.parse(slice)
+    return fields?.secondsSince1970
+  }
 
-  /// The instant as RFC 3339 in UTC: `2011-10-19T01:35:15Z`.
-  public static func rfc3339(_ secondsSince1970: Int64) -> String { "" }
+  /// The instant as RFC 3339 in UTC: `2011-10-19T01:35:15Z`. Years before 1000 are padded to
+  /// four digits; years before 1 keep a minus sign (RFC 3339 has no such years, but the output
+  /// stays readable rather than wrong).
+  public static func rfc3339(_ secondsSince1970: Int64) -> String {
+    let days =
+      secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
+    let secondOfDay = secondsSince1970 - days * 86_400
+    let date = CivilTime.date(days: days)
+    var out: [UInt8] = []
+    out.reserveCapacity(20)
+    if date.year < 0 { out.append(UInt8(ascii: "-")) }
+    append(abs(date.year), width: 4, to: &out)
+    out.append(UInt8(ascii: "-"))
+    append(date.month, width: 2, to: &out)
+    out.append(UInt8(ascii: "-"))
+    append(date.day, width: 2, to: &out)
+    out.append(UInt8(ascii: "T"))
+    append(secondOfDay / 3600, width: 2, to: &out)
+    out.append(UInt8(ascii: ":"))
+    append(secondOfDay / 60 % 60, width: 2, to: &out)
+    out.append(UInt8(ascii: ":"))
+    append(secondOfDay % 60, width: 2, to: &out)
+    out.append(UInt8(ascii: "Z"))
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  /// Appends `value` (non-negative) in decimal, zero-padded to at least `width` digits.
+  private static func append(_ value: Int64, width: Int, to out: inout [UInt8]) {
+    var digits: [UInt8] = []
+    var rest = value
+    repeat {
+      digits.append(UInt8(rest % 10) + 0x30)
+      rest /= 10
+    } while rest > 0
+    while digits.count < width { digits.append(0x30) }
+    out.append(contentsOf: digits.reversed())
+  }
 }

@@ -1,0 +1,107 @@
+import Synchronization
+
+extension FeedPuller {
+  /// The records of `sources` as an async sequence, for Swift concurrency: `feed`, `item` and
+  /// `end` records as they are parsed, ending after the last source's `end`.
+  ///
+  /// Cancelling the consuming task cancels every source still running. When the consumer is
+  /// slower than the network, at most about `bufferLimit` records wait (plus those of the chunk
+  /// being parsed): transfers pause (their `--timeout` keeps running) and local readers wait
+  /// until the consumer has taken half of them.
+  public func records(_ sources: [PullSource], bufferLimit: Int = 1024) -> PullRecordStream {
+    let (stream, continuation) = AsyncStream.makeStream(of: PullRecord.self)
+    let buffer = RecordStreamBuffer(continuation: continuation, limit: max(2, bufferLimit))
+    let batch = start(sources, into: buffer) { _ in continuation.finish() }
+    continuation.onTermination = { reason in
+      buffer.terminate()
+      if case .cancelled = reason { batch.cancel() }
+    }
+    return PullRecordStream(stream: stream, buffer: buffer)
+  }
+
+  /// The records of one source.
+  public func records(_ source: String, bufferLimit: Int = 1024) -> PullRecordStream {
+    records([PullSource(source)], bufferLimit: bufferLimit)
+  }
+}
+
+/// Records of a pull, in arrival order (see `FeedPuller.records(_:bufferLimit:)`).
+public struct PullRecordStream: AsyncSequence, Sendable {
+  public typealias Element = PullRecord
+  let stream: AsyncStream<PullRecord>
+  let buffer: RecordStreamBuffer
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(base: stream.makeAsyncIterator(), buffer: buffer)
+  }
+
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    var base: AsyncStream<PullRecord>.Iterator
+    let buffer: RecordStreamBuffer
+
+    public mutating func next() async -> PullRecord? {
+      let record = await base.next()
+      if record != nil { buffer.consumed() }
+      return record
+    }
+  }
+}
+
+/// Counts the records waiting for the consumer, and wakes paused producers once it has caught
+/// up (below half the limit, so they do not pause and resume on every record).
+final class RecordStreamBuffer: FlowControlledSink {
+  private struct State {
+    var waiting = 0
+    var terminated = false
+    var onCaughtUp: [@Sendable () -> Void] = []
+  }
+
+  private let continuation: AsyncStream<PullRecord>.Continuation
+  private let limit: Int
+  private let state = Mutex(State())
+
+  init(continuation: AsyncStream<PullRecord>.Continuation, limit: Int) {
+    self.continuation = continuation
+    self.limit = limit
+  }
+
+  func receive(_ record: PullRecord) {
+    state.withLock { $0.waiting += 1 }
+    continuation.yield(record)
+  }
+
+  func flush() {}
+
+  var isBehind: Bool {
+    state.withLock { !$0.terminated && $0.waiting >= limit }
+  }
+
+  func whenCaughtUp(_ action: @escaping @Sendable () -> Void) {
+    let now = state.withLock { state in
+      if state.terminated || state.waiting <= limit / 2 { return true }
+      state.onCaughtUp.append(action)
+      return false
+    }
+    if now { action() }
+  }
+
+  func consumed() {
+    let actions = state.withLock { state in
+      state.waiting -= 1
+      guard state.waiting <= limit / 2 else { return [@Sendable () -> Void]() }
+      defer { state.onCaughtUp.removeAll() }
+      return state.onCaughtUp
+    }
+    actions.forEach { $0() }
+  }
+
+  /// The consumer is gone: nobody will catch up, so nobody may wait.
+  func terminate() {
+    let actions = state.withLock { state in
+      state.terminated = true
+      defer { state.onCaughtUp.removeAll() }
+      return state.onCaughtUp
+    }
+    actions.forEach { $0() }
+  }
+}

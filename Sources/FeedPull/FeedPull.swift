@@ -1,2 +1,0 @@
-import FeedParser
-import HTTPWorker

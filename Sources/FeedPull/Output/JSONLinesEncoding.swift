@@ -1,0 +1,130 @@
+import FeedParser
+
+/// Records as the contract's JSON Lines: one object a line, fields named and ordered as in
+/// `../shared/CONTRACT.md`.
+enum JSONLinesEncoding {
+  /// Appends `record` and its newline to `bytes`.
+  static func append(_ record: PullRecord, to bytes: inout [UInt8]) {
+    // Move the buffer into the writer and back, so appending never copies what is pending.
+    var buffer: [UInt8] = []
+    swap(&buffer, &bytes)
+    var object = JSONObjectWriter(into: consume buffer)
+    switch record {
+    case .feed(let record): write(record, to: &object)
+    case .item(let record): write(record, to: &object)
+    case .end(let record): write(record, to: &object)
+    }
+    bytes = object.finish()
+    bytes.append(UInt8(ascii: "\n"))
+  }
+
+  static func line(_ record: PullRecord) -> String {
+    var bytes: [UInt8] = []
+    append(record, to: &bytes)
+    return String(decoding: bytes.dropLast(), as: UTF8.self)
+  }
+
+  private static func write(_ record: FeedRecord, to object: inout JSONObjectWriter) {
+    let channel = record.channel
+    object.field("type", "feed")
+    object.field("source", record.source)
+    object.field("url", record.url)
+    object.field("version", channel.version.rawValue)
+    object.field("id", channel.id)
+    object.field("title", channel.title)
+    if channel.title != nil { object.field("title_type", channel.titleType) }
+    object.field("link", channel.link)
+    object.field("self", channel.selfLink)
+    object.field("description", channel.description)
+    object.field("language", channel.language)
+    date("updated", channel.updated, to: &object)
+    date("published", channel.published, to: &object)
+    object.field("generator", channel.generator)
+    object.field("image", channel.image)
+    object.field("icon", channel.icon)
+    object.field("rights", channel.rights)
+    people(channel.authors, to: &object)
+    object.field("categories", channel.categories)
+  }
+
+  private static func write(_ record: ItemRecord, to object: inout JSONObjectWriter) {
+    let item = record.item
+    object.field("type", "item")
+    object.field("source", record.source)
+    object.field("index", item.index)
+    object.field("id", item.id)
+    object.field("title", item.title)
+    if item.title != nil { object.field("title_type", item.titleType) }
+    object.field("link", item.link)
+    object.objects("links", item.links) { object, link in
+      object.field("href", link.href)
+      object.field("rel", link.rel)
+      object.field("type", link.type)
+      object.field("title", link.title)
+      object.field("length", link.length)
+    }
+    object.field("summary", item.summary)
+    if item.summary != nil { object.field("summary_type", item.summaryType) }
+    object.field("content", item.content)
+    if item.content != nil { object.field("content_type", item.contentType) }
+    date("published", item.published, to: &object)
+    date("updated", item.updated, to: &object)
+    people(item.authors, to: &object)
+    object.field("categories", item.categories)
+    object.objects("enclosures", item.enclosures) { object, enclosure in
+      object.field("url", enclosure.url)
+      object.field("type", enclosure.type)
+      object.field("length", enclosure.length)
+    }
+    object.field("comments", item.comments)
+  }
+
+  private static func write(_ record: EndRecord, to object: inout JSONObjectWriter) {
+    object.field("type", "end")
+    object.field("source", record.source)
+    object.field("url", record.url)
+    object.field("ok", record.ok)
+    object.field("status", record.status)
+    object.field("items", record.items)
+    object.field("bytes", record.bytes)
+    object.field("wellformed", record.wellformed)
+    object.flag("not_modified", record.notModified)
+    object.flag("permanent_redirect", record.permanentRedirect)
+    object.field("retry_after", record.retryAfter)
+    object.field("etag", record.etag)
+    object.field("last_modified", record.lastModified)
+    object.field("content_type", record.contentType)
+    object.field("encoding", record.encoding)
+    object.field("elapsed_ms", record.elapsedMilliseconds)
+    if let error = record.error {
+      object.object("error") { object in
+        object.field("kind", error.kind.rawValue)
+        object.field("message", error.message)
+        object.field("status", error.status)
+      }
+    }
+  }
+
+  /// `published` as RFC 3339, or `published_raw` with the text when it could not be read.
+  private static func date(
+    _ key: StaticString, _ date: FeedDate?, to object: inout JSONObjectWriter
+  ) {
+    switch date {
+    case .instant(let seconds): object.field(key, FeedDateParser.rfc3339(seconds))
+    case .raw(let text):
+      switch key.description {
+      case "published": object.field("published_raw", text)
+      default: object.field("updated_raw", text)
+      }
+    case nil: break
+    }
+  }
+
+  private static func people(_ people: [FeedPerson], to object: inout JSONObjectWriter) {
+    object.objects("authors", people) { object, person in
+      object.field("name", person.name)
+      object.field("email", person.email)
+      object.field("uri", person.uri)
+    }
+  }
+}

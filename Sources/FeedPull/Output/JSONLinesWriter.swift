@@ -1,0 +1,40 @@
+import Synchronization
+
+/// Writes records as the contract's JSON Lines to a file descriptor (standard output for the
+/// CLI). Records are encoded into one buffer and written at each `flush`, so a parsed chunk
+/// with a hundred items costs one `write`, not a hundred.
+public final class JSONLinesWriter: PullRecordSink {
+  private let output: FileDescriptorOutput
+  private let pending = Mutex<[UInt8]>([])
+  /// Past this, a buffer is written out without waiting for the next flush.
+  private let highWater = 1 << 16
+  private let failedFlag = Atomic<Bool>(false)
+
+  public init(fileDescriptor: Int32) {
+    output = FileDescriptorOutput(fileDescriptor: fileDescriptor)
+  }
+
+  /// True once a write failed (the reader closed the pipe): further output is dropped.
+  public var failed: Bool { failedFlag.load(ordering: .relaxed) }
+
+  public func receive(_ record: PullRecord) {
+    pending.withLock { buffer in
+      JSONLinesEncoding.append(record, to: &buffer)
+      if buffer.count >= highWater { write(&buffer) }
+    }
+  }
+
+  public func flush() {
+    pending.withLock { buffer in
+      if !buffer.isEmpty { write(&buffer) }
+    }
+  }
+
+  /// Writes and empties `buffer`; runs under the lock so records keep their order.
+  private func write(_ buffer: inout [UInt8]) {
+    if !failed && !output.write(buffer) {
+      failedFlag.store(true, ordering: .relaxed)
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,27 @@
+import Synchronization
+
+/// Where records go as they become known: the delegate API for tools that embed feedpull.
+/// Called from the worker thread and from local-source readers, so implementations must be
+/// thread-safe; records of one source arrive in order, records of different sources interleave.
+public protocol PullRecordSink: Sendable {
+  func receive(_ record: PullRecord)
+  /// A batch boundary (the end of a parsed chunk, the end of a source): what was received may
+  /// be written out now. Writers batch records between flushes into one `write`.
+  func flush()
+}
+
+/// Keeps every record in memory, for tests and for small embedders.
+public final class PullRecordCollector: PullRecordSink {
+  private let stored = Mutex<[PullRecord]>([])
+
+  public init() {}
+
+  public func receive(_ record: PullRecord) {
+    stored.withLock { $0.append(record) }
+  }
+
+  public func flush() {}
+
+  /// Every record received so far, in arrival order.
+  public var records: [PullRecord] { stored.withLock { $0 } }
+}

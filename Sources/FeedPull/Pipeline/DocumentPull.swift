@@ -1,0 +1,100 @@
+import FeedParser
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One source's document on its way from bytes to records, whichever way its bytes come (a
+/// transfer, a file, standard input): it feeds each chunk to the source's own parser, writes
+/// records as the parser hands them over, and writes the `end` record exactly once.
+/// Confined to one thread at a time (the worker thread, or a local reader).
+final class DocumentPull {
+  let source: String
+  private let sink: any PullRecordSink
+  private let onEnd: (EndRecord) -> Void
+  private let maxBytes: Int64?
+  private let startNanoseconds = DocumentPull.monotonicNanoseconds()
+  private var parser: StreamingFeedParser?
+  private(set) var end: EndRecord
+  private var ended = false
+
+  init(
+    source: String, sink: any PullRecordSink, maxBytes: Int64?,
+    onEnd: @escaping (EndRecord) -> Void
+  ) {
+    self.source = source
+    self.sink = sink
+    self.maxBytes = maxBytes
+    self.onEnd = onEnd
+    end = EndRecord(source: source)
+  }
+
+  /// Fields known before the body (status, headers, final URL) go into the end record here.
+  func update(_ body: (inout EndRecord) -> Void) { body(&end) }
+
+  /// Starts the document: from here on, chunks are parsed.
+  func begin(documentURL: String?, charset: String?) {
+    end.url = documentURL
+    let source = source
+    let sink = sink
+    parser = StreamingFeedParser(documentURL: documentURL, declaredCharset: charset) {
+      [unowned self] event in
+      switch event {
+      case .channel(let channel):
+        sink.receive(.feed(FeedRecord(source: source, url: documentURL, channel: channel)))
+      case .item(let item):
+        end.items += 1
+        sink.receive(.item(ItemRecord(source: source, item: item)))
+      }
+    }
+  }
+
+  /// True once the parser has stopped for good: the rest of the body is not needed.
+  var parserStopped: Bool { parser?.isStopped ?? false }
+
+  /// Parses one chunk and writes out the records it completed. Returns false when the body
+  /// went past `maxBytes` (the bytes within the limit were parsed) and the source must fail.
+  @discardableResult
+  func consume(_ chunk: UnsafeRawBufferPointer) -> Bool {
+    var chunk = chunk
+    var withinLimit = true
+    if let maxBytes, end.bytes + Int64(chunk.count) > maxBytes {
+      chunk = UnsafeRawBufferPointer(rebasing: chunk[..<Int(maxBytes - end.bytes)])
+      withinLimit = false
+    }
+    end.bytes += Int64(chunk.count)
+    parser?.parse(chunk)
+    sink.flush()
+    return withinLimit
+  }
+
+  /// Ends the source: finishes the parse (if a body was parsed) and writes the `end` record.
+  /// A transport error wins over what the parser says; items already written stay written.
+  func complete(_ transportError: PullError?) {
+    guard !ended else { return }
+    ended = true
+    if let parser {
+      let result = parser.finish()
+      end.wellformed = result.wellformed
+      end.encoding = result.encoding
+      if transportError == nil, let failure = result.failure {
+        end.error = PullError(failure)
+      }
+    }
+    if let transportError { end.error = transportError }
+    end.elapsedMilliseconds = Int(
+      (DocumentPull.monotonicNanoseconds() - startNanoseconds) / 1_000_000)
+    sink.receive(.end(end))
+    sink.flush()
+    onEnd(end)
+  }
+
+  private static func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+  }
+}
+
+@available(*, unavailable)
+extension DocumentPull: Sendable {}

@@ -1,0 +1,129 @@
+import Dispatch
+import Foundation
+import HTTPWorker
+import Synchronization
+
+/// Pulls sources into a record sink: http(s) URLs through one `ConnectionWorker`, files and
+/// standard input on reader threads, every body through its own streaming parser.
+public final class FeedPuller: Sendable {
+  public let options: PullOptions
+  private let worker: ConnectionWorker
+  /// Bounds local readers to `jobs` at once, like transfers.
+  private let localSlots: DispatchSemaphore
+
+  public init(options: PullOptions = PullOptions()) {
+    self.options = options
+    var configuration = ConnectionWorker.Configuration()
+    configuration.maxInFlight = max(1, options.jobs)
+    configuration.maxPerHost = max(1, options.jobs)
+    worker = ConnectionWorker(configuration: configuration)
+    localSlots = DispatchSemaphore(value: max(1, options.jobs))
+  }
+
+  /// Cancels what is in flight and stops the worker thread. Call once, when done pulling.
+  public func close() {
+    worker.stop()
+  }
+
+  /// Starts pulling `sources` (a source given twice is pulled once) and returns at once;
+  /// `sink` receives every record, and `completion` runs once every source has its `end`.
+  @discardableResult
+  public func start(
+    _ sources: [PullSource], into sink: any PullRecordSink,
+    completion: @escaping @Sendable ([EndRecord]) -> Void
+  ) -> PullBatch {
+    var seen = Set<String>()
+    let unique = sources.filter { seen.insert($0.source).inserted }
+    let tracker = CompletionTracker(count: unique.count, completion: completion)
+    let worker = worker
+    let batch = PullBatch { worker.cancel($0) }
+    if unique.isEmpty { tracker.finishIfEmpty() }
+    for source in unique {
+      start(source, into: sink, batch: batch, tracker: tracker)
+    }
+    return batch
+  }
+
+  /// Pulls `sources` and waits until every one has ended; returns their `end` records.
+  @discardableResult
+  public func pull(_ sources: [PullSource], into sink: any PullRecordSink) -> [EndRecord] {
+    let done = DispatchSemaphore(value: 0)
+    let ends = Mutex<[EndRecord]>([])
+    start(sources, into: sink) { records in
+      ends.withLock { $0 = records }
+      done.signal()
+    }
+    done.wait()
+    return ends.withLock { $0 }
+  }
+
+  private func start(
+    _ source: PullSource, into sink: any PullRecordSink, batch: PullBatch,
+    tracker: CompletionTracker
+  ) {
+    let location = SourceOrigin(source.source)
+    let onEnd: (EndRecord) -> Void = { tracker.ended($0) }
+    switch location {
+    case .http(let url):
+      var request = TransferRequest(url: url)
+      request.timeout = options.timeout
+      request.connectTimeout = options.connectTimeout
+      request.maxBodyBytes = options.maxBytes
+      request.maxRedirects = options.maxRedirects
+      request.userAgent = options.userAgent
+      request.ifNoneMatch = source.ifNoneMatch
+      request.ifModifiedSince = source.ifModifiedSince
+      let document = DocumentPull(
+        source: source.source, sink: sink, maxBytes: options.maxBytes, onEnd: onEnd)
+      let worker = worker
+      let delegate = HTTPSourceTransfer(
+        document: document, flowControl: sink as? any FlowControlledSink,
+        cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
+      batch.register(worker.add(request, delegate: delegate))
+    case .file, .standardInput:
+      let maxBytes = options.maxBytes
+      let slots = localSlots
+      let name = source.source
+      let thread = Thread {
+        slots.wait()
+        defer { slots.signal() }
+        let document = DocumentPull(
+          source: name, sink: sink, maxBytes: maxBytes, onEnd: { tracker.ended($0) })
+        LocalSourceReader.read(
+          location, into: document, flowControl: sink as? any FlowControlledSink,
+          isCancelled: { batch.isCancelled })
+      }
+      thread.name = "feedpull.local"
+      thread.start()
+    case .unsupported(let scheme):
+      let document = DocumentPull(
+        source: source.source, sink: sink, maxBytes: nil, onEnd: onEnd)
+      document.complete(
+        PullError(kind: .protocol, message: "unsupported URL scheme \"\(scheme)\""))
+    }
+  }
+}
+
+/// Counts `end` records and runs the completion once, after the last.
+private final class CompletionTracker: Sendable {
+  private let state: Mutex<(remaining: Int, ends: [EndRecord])>
+  private let completion: @Sendable ([EndRecord]) -> Void
+
+  init(count: Int, completion: @escaping @Sendable ([EndRecord]) -> Void) {
+    state = Mutex((count, []))
+    self.completion = completion
+  }
+
+  func ended(_ record: EndRecord) {
+    let finished: [EndRecord]? = state.withLock { state in
+      state.ends.append(record)
+      state.remaining -= 1
+      return state.remaining == 0 ? state.ends : nil
+    }
+    if let finished { completion(finished) }
+  }
+
+  func finishIfEmpty() {
+    if state.withLock({ $0.remaining == 0 }) { completion([]) }
+  }
+}

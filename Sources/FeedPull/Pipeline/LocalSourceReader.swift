@@ -1,0 +1,97 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads a local file or standard input into its document, chunk by chunk, with the same
+/// limits as a transfer. Files are read by feedpull itself, never through curl (a redirect to
+/// `file:` must stay impossible there).
+enum LocalSourceReader {
+  /// Large enough that a read costs little next to parsing it; small enough to stay flat.
+  static let chunkSize = 256 * 1024
+
+  /// Reads to the end and completes `document`. Blocks the calling thread.
+  static func read(
+    _ location: SourceOrigin, into document: DocumentPull,
+    flowControl: (any FlowControlledSink)? = nil, isCancelled: () -> Bool = { false }
+  ) {
+    let fileDescriptor: Int32
+    switch location {
+    case .standardInput:
+      fileDescriptor = STDIN_FILENO
+      document.begin(documentURL: nil, charset: nil)
+    case .file(let path):
+      fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard fileDescriptor >= 0 else {
+        document.complete(ioError(path: path))
+        return
+      }
+      document.begin(documentURL: fileURL(forPath: path), charset: nil)
+    case .http, .unsupported:
+      preconditionFailure("not a local source")
+    }
+    defer { if fileDescriptor != STDIN_FILENO { close(fileDescriptor) } }
+
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      if isCancelled() {
+        document.complete(PullError(kind: .cancelled, message: "cancelled"))
+        return
+      }
+      if let flowControl, flowControl.isBehind {
+        let caughtUp = DispatchSemaphore(value: 0)
+        flowControl.whenCaughtUp { caughtUp.signal() }
+        caughtUp.wait()
+      }
+      let count = Glibc.read(fileDescriptor, buffer.baseAddress, chunkSize)
+      if count < 0 {
+        if errno == EINTR { continue }
+        document.complete(ioError(path: location == .standardInput ? "-" : nil))
+        return
+      }
+      if count == 0 { break }
+      let withinLimit = document.consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+      if !withinLimit {
+        document.complete(PullError(kind: .tooLarge, message: "body larger than --max-bytes"))
+        return
+      }
+      if document.parserStopped { break }
+    }
+    document.complete(nil)
+  }
+
+  private static func ioError(path: String?) -> PullError {
+    let reason = String(cString: strerror(errno))
+    return PullError(kind: .io, message: path.map { "\($0): \(reason)" } ?? reason)
+  }
+
+  /// The absolute `file://` URL of a path, percent-encoded, for resolving relative links.
+  static func fileURL(forPath path: String) -> String {
+    var absolute = path
+    if !path.hasPrefix("/") {
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      if getcwd(&buffer, buffer.count) != nil {
+        let directory = String(
+          decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        absolute = directory == "/" ? "/" + path : directory + "/" + path
+      }
+    }
+    var url = "file://"
+    for byte in absolute.utf8 {
+      if byte > 0x20 && byte < 0x7F && !"%?#[] \"<>\\^`{|}".utf8.contains(byte) {
+        url.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        url += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+    }
+    return url
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}

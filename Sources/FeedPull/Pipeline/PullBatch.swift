@@ -1,0 +1,33 @@
+import HTTPWorker
+import Synchronization
+
+/// The sources of one `FeedPuller.start` call, so that they can be cancelled together: each
+/// source not yet ended then ends with `cancelled` (items already written stay written).
+public final class PullBatch: Sendable {
+  private let state = Mutex<(cancelled: Bool, transfers: [TransferID])>((false, []))
+  private let cancelTransfer: @Sendable (TransferID) -> Void
+
+  init(cancelTransfer: @escaping @Sendable (TransferID) -> Void) {
+    self.cancelTransfer = cancelTransfer
+  }
+
+  /// Cancels every source of the batch. Safe from any thread, and more than once.
+  public func cancel() {
+    let transfers = state.withLock { state in
+      state.cancelled = true
+      return state.transfers
+    }
+    transfers.forEach(cancelTransfer)
+  }
+
+  public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+  /// Remembers a transfer of the batch; one added after `cancel` is cancelled at once.
+  func register(_ id: TransferID) {
+    let cancelled = state.withLock { state in
+      state.transfers.append(id)
+      return state.cancelled
+    }
+    if cancelled { cancelTransfer(id) }
+  }
+}

@@ -1,0 +1,92 @@
+import FeedParser
+import HTTPWorker
+
+/// What feedpull reports for one source, in this order: at most one `feed`, its `item`s in
+/// document order, exactly one `end` (`../shared/CONTRACT.md`).
+public enum PullRecord: Sendable, Equatable {
+  case feed(FeedRecord)
+  case item(ItemRecord)
+  case end(EndRecord)
+
+  /// The source exactly as given, which every record carries.
+  public var source: String {
+    switch self {
+    case .feed(let record): record.source
+    case .item(let record): record.source
+    case .end(let record): record.source
+    }
+  }
+}
+
+/// The channel, written before its first item or, with no items, before `end`.
+public struct FeedRecord: Sendable, Equatable {
+  public var source: String
+  /// The final URL after redirects (a `file://` URL for a file).
+  public var url: String?
+  public var channel: FeedChannel
+}
+
+/// One item, written the moment its end tag is parsed.
+public struct ItemRecord: Sendable, Equatable {
+  public var source: String
+  public var item: FeedItem
+}
+
+/// Why a source did not end `ok`: the contract's error kinds.
+public struct PullError: Error, Sendable, Equatable {
+  public enum Kind: String, Sendable {
+    case http, network, dns, timeout, tls
+    case tooLarge = "too_large"
+    case redirects
+    case `protocol`
+    case io, xml
+    case notAFeed = "not_a_feed"
+    case cancelled
+  }
+  public var kind: Kind
+  public var message: String
+  /// For `http`, `redirects`, `protocol`: the last status received.
+  public var status: Int?
+  public init(kind: Kind, message: String, status: Int? = nil) {
+    self.kind = kind
+    self.message = message
+    self.status = status
+  }
+}
+
+/// How a source ended; the last record of every source.
+public struct EndRecord: Sendable, Equatable {
+  public var source: String
+  public var url: String?
+  /// The final HTTP status; nil for files and standard input.
+  public var status: Int?
+  public var items = 0
+  /// Body bytes after decompression.
+  public var bytes: Int64 = 0
+  /// Nil when no body was parsed.
+  public var wellformed: Bool?
+  public var notModified = false
+  public var permanentRedirect = false
+  public var retryAfter: Int?
+  public var etag: String?
+  public var lastModified: String?
+  public var contentType: String?
+  public var encoding: String?
+  public var elapsedMilliseconds: Int = 0
+  public var error: PullError?
+  public var ok: Bool { error == nil }
+
+  public init(source: String) { self.source = source }
+}
+
+extension PullError {
+  init(_ error: TransferError) {
+    self.init(
+      kind: Kind(rawValue: error.kind.rawValue) ?? .network, message: error.message,
+      status: error.status)
+  }
+
+  init(_ failure: FeedParseFailure) {
+    self.init(kind: failure.kind == .xml ? .xml : .notAFeed, message: failure.message)
+  }
+}

@@ -1,0 +1,148 @@
+import FeedPull
+
+/// `feedpull`'s command line, as `../shared/CONTRACT.md` defines it.
+struct CommandLineOptions {
+  enum Format: String {
+    case text, jsonl
+  }
+
+  enum Verbosity {
+    case quiet, normal, verbose
+  }
+
+  var sources: [String] = []
+  var inputFile: String?
+  var format: Format?
+  var pull = PullOptions()
+  var verbosity = Verbosity.normal
+  var showVersion = false
+  var showHelp = false
+
+  /// A usage error: printed on stderr with exit status 2, nothing on stdout.
+  struct UsageError: Error {
+    var message: String
+  }
+
+  init(arguments: [String]) throws(UsageError) {
+    var remaining = arguments[...]
+    var onlySources = false
+    while let argument = remaining.popFirst() {
+      if onlySources || argument == "-" || !argument.hasPrefix("-") {
+        sources.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlySources = true
+        continue
+      }
+      let (name, attached) = CommandLineOptions.split(argument)
+      func value() throws(UsageError) -> String {
+        if let attached { return attached }
+        guard let next = remaining.popFirst() else {
+          throw UsageError(message: "option \(name) needs a value")
+        }
+        return next
+      }
+      switch name {
+      case "-f", "--format":
+        let text = try value()
+        guard let format = Format(rawValue: text) else {
+          throw UsageError(message: "--format must be text or jsonl, not \"\(text)\"")
+        }
+        self.format = format
+      case "-i", "--input": inputFile = try value()
+      case "-j", "--jobs": pull.jobs = try CommandLineOptions.count(name, try value(), minimum: 1)
+      case "--timeout": pull.timeout = try CommandLineOptions.seconds(name, try value())
+      case "--connect-timeout":
+        pull.connectTimeout = try CommandLineOptions.seconds(name, try value())
+      case "--max-bytes": pull.maxBytes = try CommandLineOptions.byteCount(name, try value())
+      case "--max-redirects":
+        pull.maxRedirects = try CommandLineOptions.count(name, try value(), minimum: 0)
+      case "-A", "--user-agent": pull.userAgent = try value()
+      case "-q", "--quiet": verbosity = .quiet
+      case "-v", "--verbose": verbosity = .verbose
+      case "--version": showVersion = true
+      case "-h", "--help": showHelp = true
+      default: throw UsageError(message: "unknown option \(name)")
+      }
+      if attached != nil && !CommandLineOptions.takesValue(name) {
+        throw UsageError(message: "option \(name) takes no value")
+      }
+    }
+    if !showHelp && !showVersion && sources.isEmpty && inputFile == nil {
+      throw UsageError(message: "no SOURCE given (use - for standard input)")
+    }
+  }
+
+  /// `--name=value`, `-jVALUE`, or a bare option.
+  private static func split(_ argument: String) -> (String, String?) {
+    if argument.hasPrefix("--") {
+      guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+      return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+    guard argument.count > 2 else { return (argument, nil) }
+    return (String(argument.prefix(2)), String(argument.dropFirst(2)))
+  }
+
+  private static func takesValue(_ name: String) -> Bool {
+    [
+      "-f", "--format", "-i", "--input", "-j", "--jobs", "--timeout", "--connect-timeout",
+      "--max-bytes", "--max-redirects", "-A", "--user-agent",
+    ].contains(name)
+  }
+
+  private static func count(_ name: String, _ text: String, minimum: Int) throws(UsageError) -> Int
+  {
+    guard let value = Int(text), value >= minimum, value <= 1_000_000 else {
+      throw UsageError(message: "\(name) needs a whole number ≥ \(minimum), not \"\(text)\"")
+    }
+    return value
+  }
+
+  private static func seconds(_ name: String, _ text: String) throws(UsageError) -> Double {
+    guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 * 365 else {
+      throw UsageError(message: "\(name) needs a positive number of seconds, not \"\(text)\"")
+    }
+    return value
+  }
+
+  /// `N`, `NK`, `NM`, `NG` (1024, 1024², 1024³).
+  private static func byteCount(_ name: String, _ text: String) throws(UsageError) -> Int64 {
+    let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+    var digits = Substring(text)
+    var multiplier: Int64 = 1
+    if let last = digits.last, let unit = units[Character(last.uppercased())] {
+      multiplier = unit
+      digits = digits.dropLast()
+    }
+    guard let value = Int64(digits), value >= 0,
+      value <= Int64.max / multiplier
+    else {
+      throw UsageError(message: "\(name) needs a byte count such as 512K or 64M, not \"\(text)\"")
+    }
+    return value * multiplier
+  }
+
+  static let help = """
+    usage: feedpull [OPTIONS] SOURCE...
+
+    Pulls RSS and Atom feeds and prints each item as soon as it is parsed.
+    A SOURCE is an http(s):// URL, a file:// URL, a path, or - for standard input.
+
+    options:
+      -f, --format text|jsonl    output format (default: text on a terminal, else jsonl)
+      -i, --input FILE           more sources: an OPML file, or one source a line (# comments)
+      -j, --jobs N               transfers in flight at once (default 8)
+          --timeout SECONDS      limit on one source's whole transfer (default 30)
+          --connect-timeout S    limit on connecting (default 10)
+          --max-bytes N          body limit after decompression, K/M/G suffixes (default 64M)
+          --max-redirects N      redirects followed (default 5)
+      -A, --user-agent S         User-Agent header (default feedpull/\(FeedPullVersion.current))
+      -q, --quiet                nothing on stderr but usage errors
+      -v, --verbose              one line on stderr per source as it ends
+          --version              print the version
+      -h, --help                 print this help
+
+    exit status: 0 every source ok, 1 some source failed, 2 usage error.
+    """
+}

@@ -1,0 +1,88 @@
+import FeedPull
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What `feedpull` says on stderr while records go to stdout: a line per failed source (and
+/// per source with `-v`), and, when stderr is a terminal and several sources are pulled, one
+/// progress line redrawn in place (sources done of total, items, bytes, failures).
+final class StatusReporter: PullRecordSink {
+  private struct Counts {
+    var done = 0
+    var items = 0
+    var bytes: Int64 = 0
+    var failures = 0
+    var progressShown = false
+  }
+
+  private let inner: any PullRecordSink
+  private let total: Int
+  private let verbosity: CommandLineOptions.Verbosity
+  private let showsProgress: Bool
+  private let counts = Mutex(Counts())
+  private let errorOutput = STDERR_FILENO
+
+  init(wrapping inner: any PullRecordSink, total: Int, verbosity: CommandLineOptions.Verbosity) {
+    self.inner = inner
+    self.total = total
+    self.verbosity = verbosity
+    showsProgress = verbosity != .quiet && total > 1 && isatty(STDERR_FILENO) == 1
+  }
+
+  func receive(_ record: PullRecord) {
+    inner.receive(record)
+    switch record {
+    case .feed: break
+    case .item:
+      if showsProgress { counts.withLock { $0.items += 1 } }
+    case .end(let end):
+      counts.withLock { counts in
+        counts.done += 1
+        counts.bytes += end.bytes
+        if !end.ok { counts.failures += 1 }
+        var message = ""
+        if let error = end.error, verbosity != .quiet {
+          message = "feedpull: \(end.source): \(error.kind.rawValue): \(error.message)\n"
+        } else if verbosity == .verbose {
+          message = "feedpull: \(end.source): ok, \(end.items) items, \(end.bytes) bytes\n"
+        }
+        draw(message, &counts)
+      }
+    }
+  }
+
+  func flush() {
+    inner.flush()
+  }
+
+  /// Clears the progress line at the end of the run.
+  func finish() {
+    counts.withLock { counts in
+      if counts.progressShown { write("\r\u{1B}[K") }
+      counts.progressShown = false
+    }
+  }
+
+  private func draw(_ message: String, _ counts: inout Counts) {
+    var text = counts.progressShown ? "\r\u{1B}[K" : ""
+    text += message
+    if showsProgress {
+      let megabytes = Double(counts.bytes) / 1_048_576
+      let rounded = (megabytes * 10).rounded() / 10
+      text +=
+        "[\(counts.done)/\(total)] \(counts.items) items, \(rounded) MB, "
+        + "\(counts.failures) failed"
+      counts.progressShown = true
+    }
+    write(text)
+  }
+
+  private func write(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      _ = Glibc.write(errorOutput, bytes.baseAddress, bytes.count)
+    }
+  }
+}

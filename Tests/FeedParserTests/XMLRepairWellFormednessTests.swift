@@ -1,0 +1,38 @@
+import CLibXML2
+import Testing
+
+@testable import FeedParser
+
+/// Broken documents the filter exists for: after it, libxml2 reads each without any error,
+/// with its recovery mode off, so no entity reference is lost.
+private let brokenDocuments: [String] = [
+  "<rss><channel><title>AT&T &amp; friends</title><item><title>caf&eacute;&nbsp;&hellip; &copy;</title></item></channel></rss>",
+  "<rss><item><link>http://example.com/?a=1&b=2</link><description>x\u{1}y &#X41; &unknown; &</description></item></rss>",
+  "<!DOCTYPE rss [<!ENTITY site \"Example\">]><rss><title>&site; &nbsp;&amp;</title></rss>",
+  "<feed><content type=\"html\"><![CDATA[<p>a & b &nbsp;</p>]]> &mdash; &</content></feed>",
+]
+
+@Test("makes broken documents well-formed for libxml2", arguments: brokenDocuments)
+func makesDocumentWellFormed(input: String) {
+  let before = Array(input.utf8)
+  #expect(!isWellFormedForLibXML2(before))
+  let result = runRepairFilter(before)
+  #expect(result.repaired)
+  #expect(
+    isWellFormedForLibXML2(result.output), "\(String(decoding: result.output, as: UTF8.self))")
+}
+
+/// libxml2's own verdict, with recovery, network and entity substitution off.
+private func isWellFormedForLibXML2(_ bytes: [UInt8]) -> Bool {
+  xmlSetStructuredErrorFunc(nil) { _, _ in }
+  let options = Int32(
+    XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+  let document = bytes.withUnsafeBufferPointer { buffer in
+    buffer.withMemoryRebound(to: CChar.self) {
+      xmlReadMemory($0.baseAddress, Int32($0.count), "test.xml", "UTF-8", options)
+    }
+  }
+  guard let document else { return false }
+  xmlFreeDoc(document)
+  return true
+}

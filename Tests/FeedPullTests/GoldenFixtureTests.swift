@@ -1,0 +1,28 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import FeedPull
+
+/// Every fixture through the whole local pipeline (reader, parser, JSON Lines), compared with
+/// its golden file.
+@Suite struct GoldenFixtureTests {
+  @Test(arguments: GoldenFixtures.cases())
+  func matchesGolden(_ fixture: String) throws {
+    let path = RepositoryPaths.fixtures.appendingPathComponent(fixture).path
+    let collector = PullRecordCollector()
+    let puller = FeedPuller()
+    puller.pull([PullSource(path)], into: collector)
+    puller.close()
+    let actual = GoldenFixtures.normalized(collector.records.map(JSONLinesEncoding.line))
+    let goldenURL = RepositoryPaths.fixtures.appendingPathComponent(
+      GoldenFixtures.golden(fixture))
+    if GoldenFixtures.regenerating {
+      try actual.write(to: goldenURL, atomically: true, encoding: .utf8)
+      return
+    }
+    let expected = try String(contentsOf: goldenURL, encoding: .utf8)
+    #expect(
+      actual == expected, "\(fixture): regenerate with FEEDPULL_REGENERATE_GOLDEN=1 if intended")
+  }
+}

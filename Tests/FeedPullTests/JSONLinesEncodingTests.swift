@@ -1,0 +1,46 @@
+import FeedParser
+import Testing
+
+@testable import FeedPull
+
+@Suite struct JSONLinesEncodingTests {
+  @Test func leavesOutEmptyFieldsAndEscapesText() {
+    var item = FeedItem(index: 3)
+    item.title = "A \"quoted\" \\ title\n\twith\u{1} control"
+    item.titleType = "text/plain"
+    item.summary = ""
+    item.categories = ["", "swift"]
+    item.published = .instant(1_318_988_115)
+    item.updated = .raw("yesterday")
+    item.enclosures = [FeedEnclosure(url: "http://e/a.mp3", length: 42)]
+    let line = JSONLinesEncoding.line(.item(ItemRecord(source: "s.xml", item: item)))
+    #expect(
+      line
+        == #"{"type":"item","source":"s.xml","index":3,"title":"A \"quoted\" \\ title\n\twith\u0001 control","title_type":"text/plain","published":"2011-10-19T01:35:15Z","updated_raw":"yesterday","categories":["swift"],"enclosures":[{"url":"http://e/a.mp3","length":42}]}"#
+    )
+  }
+
+  @Test func endRecordCarriesErrorAndFlagsOnlyWhenSet() {
+    var end = EndRecord(source: "http://x/")
+    end.status = 500
+    end.bytes = 0
+    end.error = PullError(kind: .http, message: "HTTP 500", status: 500)
+    let line = JSONLinesEncoding.line(.end(end))
+    #expect(
+      line
+        == #"{"type":"end","source":"http://x/","ok":false,"status":500,"items":0,"bytes":0,"elapsed_ms":0,"error":{"kind":"http","message":"HTTP 500","status":500}}"#
+    )
+    var ok = EndRecord(source: "f")
+    ok.notModified = true
+    #expect(
+      JSONLinesEncoding.line(.end(ok)).contains(
+        #""ok":true,"items":0,"bytes":0,"not_modified":true"#))
+  }
+
+  @Test func writesNonASCIIAsUTF8() {
+    var channel = FeedChannel(version: .rss10)
+    channel.title = "はてなブログ — café"
+    let line = JSONLinesEncoding.line(.feed(FeedRecord(source: "-", url: nil, channel: channel)))
+    #expect(line == #"{"type":"feed","source":"-","version":"rss10","title":"はてなブログ — café"}"#)
+  }
+}
