@@ -49,6 +49,9 @@ public final class StreamingFeedParser {
   /// Bytes and open elements the parser holds: bounded however many items the document has.
   var retainedStateSize: Int { prefix.count + filtered.count + builder.retainedStateSize }
 
+  /// The first error libxml2 reported, for diagnostics.
+  var firstXMLError: String? { builder.firstError }
+
   /// Feeds the next chunk of the document.
   public func parse(_ chunk: UnsafeRawBufferPointer) {
     guard !isStopped, chunk.count > 0 else { return }

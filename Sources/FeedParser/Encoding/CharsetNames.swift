@@ -17,6 +17,19 @@ enum CharsetNames {
     "euc_kr": "euc-kr", "euckr": "euc-kr", "ks_c_5601-1987": "euc-kr",
     "big-5": "big5", "cn-big5": "big5", "x-x-big5": "big5",
     "gb_2312-80": "gb2312", "iso-2022-jp-1": "iso-2022-jp",
+    // EBCDIC code pages under the names Python accepts (feedparser's corpus uses them).
+    "037": "ibm037", "cp037": "ibm037", "csibm037": "ibm037", "ibm039": "ibm037",
+    "ebcdic-cp-us": "ibm037", "ebcdic-cp-ca": "ibm037", "ebcdic-cp-wt": "ibm037",
+    "ebcdic-cp-nl": "ibm037", "ebcdic_cp_us": "ibm037", "ebcdic_cp_ca": "ibm037",
+    "ebcdic_cp_wt": "ibm037", "ebcdic_cp_nl": "ibm037",
+    "500": "ibm500", "cp500": "ibm500", "csibm500": "ibm500", "ebcdic-cp-be": "ibm500",
+    "ebcdic-cp-ch": "ibm500", "ebcdic_cp_be": "ibm500", "ebcdic_cp_ch": "ibm500",
+    "cp875": "ibm875", "cp1140": "ibm1140",
+    // Mac code pages under Python's names, as iconv spells them.
+    "maclatin2": "mac-centraleurope", "maccentraleurope": "mac-centraleurope",
+    "maciceland": "mac-is", "macroman": "macintosh", "maccyrillic": "mac-cyrillic",
+    // Windows' "ANSI code page" alias, windows-1252 in the West.
+    "dbcs": "windows-1252", "mbcs": "windows-1252",
   ]
 
   private static let families: [String: Family] = [
@@ -45,8 +58,8 @@ enum CharsetNames {
   static func isASCIICompatible(_ name: String) -> Bool {
     if family(name) != nil { return false }
     if name.hasPrefix("iso-2022") || name.hasPrefix("utf-7") || name.hasPrefix("ebcdic")
-      || name.hasPrefix("cp037") || name.hasPrefix("cp500") || name.hasPrefix("ibm037")
-      || name.hasPrefix("cp875") || name.hasPrefix("hz")
+      || name.hasPrefix("ibm037") || name.hasPrefix("ibm500") || name.hasPrefix("ibm875")
+      || name.hasPrefix("ibm1140") || name.hasPrefix("hz")
     {
       return false
     }

@@ -25,19 +25,27 @@ enum EncodingSniffer {
   {
     if !isFinal && bytes.count < 4 { return nil }
     if let decision = byteOrderMark(bytes) ?? utf16Or32Pattern(bytes) { return decision }
+    if hasPrefix(bytes, at: 0, [0x4C, 0x6F, 0xA7, 0x94]) { return ebcdic(bytes, isFinal: isFinal) }
     var start = 0
     while start < bytes.count, isSpace(bytes[start]) { start += 1 }
     if start == bytes.count && !isFinal { return nil }
     var declared: String?
+    var skip = 0
     if hasPrefix(bytes, at: start, "<?xml") {
       guard let end = declarationEnd(bytes, from: start) else {
         if !isFinal && bytes.count < declarationWindow { return nil }
         return settle(http: declaredCharset, declared: nil, bytes, skip: start, isFinal: true)
       }
       declared = attribute("encoding", in: bytes[start..<end])
+      skip = start
+      // The declaration has done its work here; libxml2 would only re-read the encoding name
+      // and reject forms it does not accept ("437"), though the encoding is forced anyway.
+      if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">")
+      {
+        skip = end + 2
+      }
     }
     let http = declaredCharset.flatMap(CharsetNames.canonical)
-    let skip = hasPrefix(bytes, at: start, "<?xml") ? start : 0
     return settle(
       http: http, declared: declared.flatMap(CharsetNames.canonical), bytes, skip: skip,
       isFinal: isFinal)
@@ -64,6 +72,34 @@ enum EncodingSniffer {
       return EncodingDecision(name: http, skip: skip, trustworthy: false)
     }
   }
+
+  /// XML 1.0 appendix F: `<?xm` in EBCDIC. The declaration, read as IBM037 (its ASCII-range
+  /// characters are the same in every EBCDIC page), names the page.
+  private static func ebcdic(_ bytes: [UInt8], isFinal: Bool) -> EncodingDecision? {
+    guard let end = bytes.firstIndex(of: 0x6E) else {  // `>` in EBCDIC
+      if !isFinal && bytes.count < declarationWindow { return nil }
+      return EncodingDecision(name: "ibm037", skip: 0)
+    }
+    let translated = bytes[...end].map { ebcdicToASCII[$0] ?? UInt8(ascii: "?") }
+    let name = attribute("encoding", in: translated[...]).flatMap(CharsetNames.canonical)
+    return EncodingDecision(name: name ?? "ibm037", skip: 0)
+  }
+
+  /// The EBCDIC (IBM037) bytes of the characters an XML declaration uses.
+  private static let ebcdicToASCII: [UInt8: UInt8] = {
+    var table: [UInt8: UInt8] = [
+      0x40: 0x20, 0x4B: 0x2E, 0x4C: 0x3C, 0x6F: 0x3F, 0x6E: 0x3E,
+      0x7E: 0x3D, 0x7F: 0x22, 0x7D: 0x27, 0x60: 0x2D, 0x6D: 0x5F, 0x61: 0x2F, 0x7A: 0x3A,
+    ]
+    let rows: [(UInt8, String)] = [
+      (0x81, "abcdefghi"), (0x91, "jklmnopqr"), (0xA2, "stuvwxyz"),
+      (0xC1, "ABCDEFGHI"), (0xD1, "JKLMNOPQR"), (0xE2, "STUVWXYZ"), (0xF0, "0123456789"),
+    ]
+    for (start, letters) in rows {
+      for (offset, letter) in letters.utf8.enumerated() { table[start + UInt8(offset)] = letter }
+    }
+    return table
+  }()
 
   private static func byteOrderMark(_ bytes: [UInt8]) -> EncodingDecision? {
     if hasPrefix(bytes, at: 0, [0x00, 0x00, 0xFE, 0xFF]) {

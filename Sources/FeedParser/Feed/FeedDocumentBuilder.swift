@@ -88,6 +88,20 @@ final class FeedDocumentBuilder {
     return entity
   }
 
+  func parameterEntity(named name: UnsafePointer<xmlChar>?) -> xmlEntityPtr? {
+    guard !isStopped, let context, let entity = xmlSAX2GetParameterEntity(context, name) else {
+      return nil
+    }
+    if entity.pointee.etype == XML_INTERNAL_PARAMETER_ENTITY {
+      expandedEntityCharacters += Int(entity.pointee.length)
+      if expandedEntityCharacters > limits.maxEntityExpansion {
+        stop(.xml, "entity references expand to more than \(limits.maxEntityExpansion) characters")
+        return nil
+      }
+    }
+    return entity
+  }
+
   func xmlError(message: String, line: Int, code: Int) {
     wellformed = false
     if firstError == nil { firstError = "line \(line): \(message.trimmingSpaces())" }
@@ -95,7 +109,8 @@ final class FeedDocumentBuilder {
 
   func startElement(
     localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
-    uri: UnsafePointer<xmlChar>?, attributes: XMLAttributes
+    uri: UnsafePointer<xmlChar>?, namespaces: UnsafeBufferPointer<UnsafePointer<xmlChar>?>,
+    attributes: XMLAttributes
   ) {
     depth += 1
     guard !isStopped else { return }
@@ -116,6 +131,12 @@ final class FeedDocumentBuilder {
     let element = lookUp(localname: localname, prefix: prefix, uri: uri)
     if depth == 1 {
       startRoot(element, uri: uri, attributes: attributes)
+      if element == .rdf {
+        // Declared namespaces are (prefix, URI) pairs.
+        for index in stride(from: 1, to: namespaces.count, by: 2) {
+          noteRDFChild(uri: namespaces[index].map { String(cString: $0) })
+        }
+      }
     } else {
       start(element, attributes: attributes)
     }
@@ -261,8 +282,14 @@ final class FeedDocumentBuilder {
       } else if type.hasSuffix("+xml") || type.hasSuffix("/xml") {
         if mode == nil || mode == "xml" { form = .xml }
       }
+      // RFC 4287 section 4.1.3.3: other media types than text and XML are base64; Atom 0.3
+      // says so with mode="base64".
+      let isBase64 =
+        mode == "base64"
+        || (channel.version == .atom10 && form == .text && !type.hasPrefix("text/"))
       capture = TextCapture(
-        element: element, depth: depth, form: form, type: type, isBase64: mode == "base64")
+        element: element, depth: depth, form: form, type: type, isBase64: isBase64,
+        unwrapsXHTMLDiv: channel.version == .atom10)
     case .contentEncoded:
       capture = TextCapture(element: element, depth: depth, form: .text, type: "text/html")
     case .guid:

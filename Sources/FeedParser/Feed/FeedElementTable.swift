@@ -54,10 +54,16 @@ enum FeedNamespace: UInt8 {
     "dcterms": .dublinCoreTerms, "media": .media, "itunes": .itunes, "xhtml": .xhtml,
   ]
 
+  /// Like feedparser, an unknown namespace counts by the element's prefix: unprefixed elements
+  /// in a namespace it does not know (`http://backend.userland.com/rss2.1`) are core ones.
   static func classify(uri: String?, prefix: String?) -> FeedNamespace {
-    if let uri, !uri.isEmpty { return byURI[uri.lowercased()] ?? .other }
-    if let prefix { return byPrefix[prefix.lowercased()] ?? .other }
-    return .core
+    if let uri, !uri.isEmpty {
+      let lowered = uri.lowercased()
+      if let known = byURI[lowered] { return known }
+      if lowered.contains("backend.userland.com/rss") { return .core }
+    }
+    guard let prefix else { return .core }
+    return byPrefix[prefix.lowercased()] ?? .other
   }
 }
 
@@ -95,6 +101,7 @@ enum FeedElementTable {
     (.dublinCore, "language", .language),
     (.core, "rights", .rights), (.core, "copyright", .rights), (.dublinCore, "rights", .rights),
     (.core, "icon", .icon), (.core, "logo", .logo), (.core, "url", .url),
+    (.core, "homepage", .url),
     // People: Atom author children (Atom 0.3 says url), RSS text forms.
     (.core, "name", .name), (.core, "email", .email), (.core, "uri", .uri),
     (.core, "managingEditor", .personText), (.dublinCore, "creator", .personText),

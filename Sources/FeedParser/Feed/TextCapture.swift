@@ -25,6 +25,9 @@ struct TextCapture {
   let isBase64: Bool
   /// RSS `guid isPermaLink="false"` makes it false.
   let isPermalink: Bool
+  /// XML content in Atom 1.0 loses an XHTML `div` wrapper as feedparser does; Atom 0.3's
+  /// `mode="xml"` keeps it.
+  let unwrapsXHTMLDiv: Bool
 
   /// Elements written into the text and not yet closed.
   private var openNames: [String] = []
@@ -36,8 +39,9 @@ struct TextCapture {
 
   init(
     element: FeedElement, depth: Int, form: Form, type: String?, isBase64: Bool = false,
-    isPermalink: Bool = true
+    isPermalink: Bool = true, unwrapsXHTMLDiv: Bool = false
   ) {
+    self.unwrapsXHTMLDiv = unwrapsXHTMLDiv
     self.element = element
     self.depth = depth
     self.form = form
@@ -53,6 +57,7 @@ struct TextCapture {
   func characters(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int, into buffer: inout [UInt8]) {
     switch form {
     case .text:
+      if wrapperClosed && depth == self.depth { return }
       buffer.append(contentsOf: bytes)
     case .xml:
       Self.appendEscaped(bytes, into: &buffer, quote: false)
@@ -69,7 +74,11 @@ struct TextCapture {
     into buffer: inout [UInt8]
   ) {
     defer { sawElement = true }
-    if form == .xhtml, depth == self.depth + 1, !sawElement, bytesEqual(localname, "div"),
+    // A div in the XHTML namespace wraps Atom `type="xhtml"` content, and TypePad wraps
+    // `type="html"` content in one too: feedparser unwraps both.
+    if form != .xml || unwrapsXHTMLDiv, depth == self.depth + 1, !sawElement,
+      bytesEqual(localname, "div"),
+      form == .xhtml || uri.map({ bytesEqual($0, "http://www.w3.org/1999/xhtml") }) == true,
       buffer.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
     {
       buffer.removeAll(keepingCapacity: true)

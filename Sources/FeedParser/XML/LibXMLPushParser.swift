@@ -42,21 +42,27 @@ final class LibXMLPushParser {
     handler.cdataBlock = saxCharacters
     handler.serror = saxError
     handler.getEntity = saxGetEntity
+    handler.getParameterEntity = saxGetParameterEntity
     handler.entityDecl = saxEntityDecl
     handler.internalSubset = saxInternalSubset
+    var encodingHandler: xmlCharEncodingHandlerPtr?
+    if encoding != "utf-8" {
+      guard let found = xmlFindCharEncodingHandler(encoding) else { return nil }
+      encodingHandler = found
+    }
     let userData = Unmanaged.passUnretained(builder).toOpaque()
     guard let context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil) else {
+      if let encodingHandler { xmlCharEncCloseFunc(encodingHandler) }
       return nil
     }
     self.context = context
+    // Validity-class errors (an unread parameter entity) reach `serror` with the validation
+    // context's user data, which libxml2 sets to the parser context: point it at ours too.
+    context.pointee.vctxt.userData = userData
     _ = xmlCtxtUseOptions(context, Self.options)
-    if encoding != "utf-8" {
-      guard let encodingHandler = xmlFindCharEncodingHandler(encoding),
-        xmlSwitchToEncoding(context, encodingHandler) == 0
-      else {
-        xmlFreeParserCtxt(context)
-        return nil
-      }
+    if let encodingHandler {
+      // xmlSwitchToEncoding takes the handler over, even when it fails.
+      _ = xmlSwitchToEncoding(context, encodingHandler)
     }
     builder.attach(context: context)
   }
@@ -100,6 +106,15 @@ private func saxGetEntity(
   return FeedDocumentBuilder.from(userData).entity(named: name)
 }
 
+/// Parameter entities declared in the internal subset; an external one is found (so its
+/// reference is no error) but, without DTDLOAD, never read.
+private func saxGetParameterEntity(
+  _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
+) -> xmlEntityPtr? {
+  guard let userData else { return nil }
+  return FeedDocumentBuilder.from(userData).parameterEntity(named: name)
+}
+
 private func saxEntityDecl(
   _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ type: Int32,
   _ publicId: UnsafePointer<xmlChar>?, _ systemId: UnsafePointer<xmlChar>?,
@@ -130,7 +145,10 @@ private func saxStartElement(
   guard let userData, let localname else { return }
   FeedDocumentBuilder.from(userData).startElement(
     localname: localname, prefix: prefix, uri: uri,
-    attributes: XMLAttributes(base: attributes, count: Int(attributeCount)))
+    namespaces: UnsafeBufferPointer(start: namespaces, count: Int(namespaceCount) * 2),
+    attributes: XMLAttributes(
+      base: attributes, count: Int(attributeCount),
+      context: FeedDocumentBuilder.from(userData).context))
 }
 
 private func saxEndElement(
@@ -153,7 +171,19 @@ private func saxError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr
   guard let userData, let error else { return }
   let level = error.pointee.level
   guard level == XML_ERR_ERROR || level == XML_ERR_FATAL else { return }
-  let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+  // Not faults of the document as we read it: we decide the encoding ourselves (so a name in
+  // the declaration that libxml2 rejects does not matter), and XML 1.0 section 4.1 lets a
+  // document with an unread external subset or parameter entity use entities it cannot see.
+  switch xmlParserErrors(UInt32(error.pointee.code)) {
+  case XML_ERR_ENCODING_NAME, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_UNKNOWN_ENCODING,
+    XML_WAR_UNDECLARED_ENTITY:
+    return
+  default:
+    break
+  }
+  let message =
+    (error.pointee.message.map { String(cString: $0) } ?? "XML error")
+    + " (code \(error.pointee.code))"
   FeedDocumentBuilder.from(userData).xmlError(
     message: message, line: Int(error.pointee.line), code: Int(error.pointee.code))
 }
@@ -165,6 +195,8 @@ private func saxIgnoreError(_ userData: UnsafeMutableRawPointer?, _ error: xmlEr
 struct XMLAttributes {
   let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   let count: Int
+  /// For the entities an attribute value still refers to.
+  let context: xmlParserCtxtPtr?
 
   /// The value of the attribute named `name` with no namespace, or in the `xml` namespace
   /// when `xmlNamespace` is set.
@@ -180,7 +212,7 @@ struct XMLAttributes {
         continue
       }
       guard let start = entry[3], let end = entry[4] else { return nil }
-      return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+      return decodedValue(UnsafeBufferPointer(start: start, count: end - start))
     }
     return nil
   }
@@ -194,11 +226,56 @@ struct XMLAttributes {
       guard let localname = entry[0], let start = entry[3], let end = entry[4] else { continue }
       var name = String(cString: localname)
       if let prefix = entry[1] { name = String(cString: prefix) + ":" + name }
-      let value = String(
-        decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-      result.append((name, value))
+      result.append((name, decodedValue(UnsafeBufferPointer(start: start, count: end - start))))
     }
     return result
+  }
+}
+
+extension XMLAttributes {
+  /// Without `XML_PARSE_NOENT`, libxml2's SAX2 hands over `&amp;` in an attribute value as
+  /// `&#38;` and a declared entity as its reference (`&foo;`), ready for a tree that would
+  /// keep entity nodes: finish the decoding here, once.
+  fileprivate func decodedValue(_ bytes: UnsafeBufferPointer<xmlChar>) -> String {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard bytes.contains(UInt8(ascii: "&")) else { return text }
+    return decodeReferences(text, depth: 0)
+  }
+
+  private func decodeReferences(_ text: String, depth: Int) -> String {
+    var result = ""
+    var rest = Substring(text)
+    while let ampersand = rest.firstIndex(of: "&") {
+      result += rest[..<ampersand]
+      let afterAmpersand = rest.index(after: ampersand)
+      guard let semicolon = rest[afterAmpersand...].firstIndex(of: ";"),
+        rest.distance(from: afterAmpersand, to: semicolon) <= 64
+      else {
+        result += "&"
+        rest = rest[afterAmpersand...]
+        continue
+      }
+      let name = String(rest[afterAmpersand..<semicolon])
+      if name == "#38" {
+        result += "&"
+      } else if depth < 4, result.utf8.count < 1 << 16, let replacement = internalEntity(name) {
+        result += decodeReferences(replacement, depth: depth + 1)
+      } else {
+        result += rest[ampersand...semicolon]
+      }
+      rest = rest[rest.index(after: semicolon)...]
+    }
+    return result + rest
+  }
+
+  private func internalEntity(_ name: String) -> String? {
+    guard let context, !name.hasPrefix("#"),
+      let entity = name.withCString({
+        xmlSAX2GetEntity(context, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self))
+      }),
+      entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let content = entity.pointee.content
+    else { return nil }
+    return String(cString: content)
   }
 }
 
