@@ -28,7 +28,11 @@ enum EncodingSniffer {
     if hasPrefix(bytes, at: 0, [0x4C, 0x6F, 0xA7, 0x94]) { return ebcdic(bytes, isFinal: isFinal) }
     var start = 0
     while start < bytes.count, isSpace(bytes[start]) { start += 1 }
-    if start == bytes.count && !isFinal { return nil }
+    if !isFinal && bytes.count - start < 5
+      && bytes[start...].elementsEqual(Array("<?xml".utf8).prefix(bytes.count - start))
+    {
+      return nil  // Perhaps the start of `<?xml`: wait for the rest.
+    }
     var declared: String?
     var skip = 0
     if hasPrefix(bytes, at: start, "<?xml") {

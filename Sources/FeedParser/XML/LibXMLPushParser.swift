@@ -181,9 +181,8 @@ private func saxError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr
   default:
     break
   }
-  let message =
-    (error.pointee.message.map { String(cString: $0) } ?? "XML error")
-    + " (code \(error.pointee.code))"
+  let text = error.pointee.message.map { String(cString: $0).trimmingSpaces() } ?? "XML error"
+  let message = text + " (libxml2 error \(error.pointee.code))"
   FeedDocumentBuilder.from(userData).xmlError(
     message: message, line: Int(error.pointee.line), code: Int(error.pointee.code))
 }
