@@ -47,7 +47,9 @@ public final class StreamingFeedParser {
   }
 
   /// Bytes and open elements the parser holds: bounded however many items the document has.
-  var retainedStateSize: Int { prefix.count + filtered.count + builder.retainedStateSize }
+  var retainedStateSize: Int {
+    prefix.count + filtered.count + builder.retainedStateSize + (parser?.unparsedByteCount ?? 0)
+  }
 
   /// The first error libxml2 reported, for diagnostics.
   var firstXMLError: String? { builder.firstError }

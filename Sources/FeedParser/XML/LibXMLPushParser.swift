@@ -75,6 +75,14 @@ final class LibXMLPushParser {
     xmlFreeParserCtxt(context)
   }
 
+  /// Bytes libxml2 holds that it has not parsed yet (the tail of the last chunk).
+  var unparsedByteCount: Int {
+    guard let input = context.pointee.input, let current = input.pointee.cur,
+      let end = input.pointee.end
+    else { return 0 }
+    return end - current
+  }
+
   /// True once libxml2 will parse no more: it halted on a fatal error, or we stopped it.
   var hasHalted: Bool { context.pointee.instate == XML_PARSER_EOF }
 
