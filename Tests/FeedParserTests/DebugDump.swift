@@ -16,3 +16,31 @@ import Testing
   print(result)
   print("first error:", parser.firstXMLError ?? "none")
 }
+
+/// `FEEDPARSER_BENCH=/path/big.xml swift test -c release -Xswiftc -enable-testing --filter
+/// benchmarkDocument` prints the parser's throughput on a file fed in 64 KiB chunks (the C
+/// baseline is the same SAX push loop with empty callbacks). A measuring tool, not a check.
+@Test func benchmarkDocument() throws {
+  guard let path = ProcessInfo.processInfo.environment["FEEDPARSER_BENCH"] else { return }
+  let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  let clock = ContinuousClock()
+  for _ in 0..<3 {
+    var items = 0
+    let elapsed = clock.measure {
+      let parser = StreamingFeedParser(documentURL: "file://" + path) { event in
+        if case .item = event { items += 1 }
+      }
+      var offset = 0
+      while offset < bytes.count {
+        let end = min(bytes.count, offset + 65536)
+        bytes[offset..<end].withUnsafeBytes { parser.parse($0) }
+        offset = end
+      }
+      _ = parser.finish()
+    }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    print(
+      "\(items) items, \(bytes.count) bytes in \(seconds) s: \(Double(bytes.count) / seconds / 1e6) MB/s"
+    )
+  }
+}

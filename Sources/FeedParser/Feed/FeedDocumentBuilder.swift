@@ -148,8 +148,9 @@ final class FeedDocumentBuilder {
       depth -= 1
     }
     guard !isStopped else { return }
-    if let current = capture {
-      if depth == current.depth {
+    if capture != nil {
+      if depth == capture!.depth {
+        let current = capture!
         capture = nil
         finish(current)
       } else {
@@ -162,16 +163,16 @@ final class FeedDocumentBuilder {
       return
     }
     if depth == imageDepth { imageDepth = nil }
-    if let person, depth == person.depth { finishPerson() }
-    if let item, depth == item.depth { finishItem() }
+    if person?.depth == depth { finishPerson() }
+    if item?.depth == depth { finishItem() }
     if depth == 1 { rootClosed = true }
   }
 
   func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard !isStopped else { return }
-    if let capture {
-      capture.characters(bytes, depth: depth, into: &textBuffer)
-    } else if person != nil, depth == person!.depth, ignoredDepth == nil {
+    if capture != nil {
+      capture!.characters(bytes, depth: depth, into: &textBuffer)
+    } else if person?.depth == depth, ignoredDepth == nil {
       person!.text.append(contentsOf: bytes)
     }
   }

@@ -54,7 +54,9 @@ struct TextCapture {
   var openElementCount: Int { openNames.count }
 
   /// Character data at `depth` (the current element's depth).
-  func characters(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int, into buffer: inout [UInt8]) {
+  mutating func characters(
+    _ bytes: UnsafeBufferPointer<UInt8>, depth: Int, into buffer: inout [UInt8]
+  ) {
     switch form {
     case .text:
       if wrapperClosed && depth == self.depth { return }

@@ -46,6 +46,12 @@ enum PersonTextParser {
 extension String {
   /// The text without surrounding XML white space (space, tab, CR, LF), without Foundation.
   func trimmingSpaces() -> String {
+    // Fast path: nothing to trim (ASCII white space is one UTF-8 byte at either end).
+    if let first = utf8.first, let last = utf8.last, !Self.isSpaceByte(first),
+      !Self.isSpaceByte(last)
+    {
+      return self
+    }
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !$0.isXMLSpace }) else { return "" }
     let last = scalars.lastIndex(where: { !$0.isXMLSpace })!
@@ -53,6 +59,10 @@ extension String {
       return self
     }
     return String(scalars[first...last])
+  }
+
+  private static func isSpaceByte(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 
   /// Every occurrence of `target` replaced, without Foundation.

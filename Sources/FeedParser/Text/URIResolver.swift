@@ -13,7 +13,8 @@ enum URIResolver {
   /// `reference` resolved against `base`; `reference` itself when there is no usable base.
   static func resolve(_ reference: String, against base: String?) -> String {
     let reference = trimmed(reference)
-    guard let base, !base.isEmpty else { return reference }
+    // Most feed URLs are absolute: answer those without splitting anything.
+    guard let base, !base.isEmpty, !hasScheme(reference) else { return reference }
     let ref = split(Substring(reference))
     if ref.scheme != nil { return reference }
     let baseParts = split(Substring(trimmed(base)))
@@ -42,15 +43,28 @@ enum URIResolver {
     return compose(target)
   }
 
-  private static func trimmed(_ text: String) -> String {
-    let scalars = text.unicodeScalars
-    guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
-    let last = scalars.lastIndex(where: { !isSpace($0) })!
-    return String(scalars[first...last])
+  /// RFC 3986 section 3.1: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`, on UTF-8 bytes.
+  private static func hasScheme(_ text: String) -> Bool {
+    var isFirst = true
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+        break
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"),
+        UInt8(ascii: "."):
+        if isFirst { return false }
+      case UInt8(ascii: ":"):
+        return !isFirst
+      default:
+        return false
+      }
+      isFirst = false
+    }
+    return false
   }
 
-  private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-    scalar == " " || scalar == "\n" || scalar == "\r" || scalar == "\t"
+  private static func trimmed(_ text: String) -> String {
+    text.trimmingSpaces()
   }
 
   /// RFC 3986 appendix B, without a regular expression.

@@ -151,12 +151,13 @@ private func saxStartElement(
   _ defaultedCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 ) {
   guard let userData, let localname else { return }
-  FeedDocumentBuilder.from(userData).startElement(
-    localname: localname, prefix: prefix, uri: uri,
-    namespaces: UnsafeBufferPointer(start: namespaces, count: Int(namespaceCount) * 2),
-    attributes: XMLAttributes(
-      base: attributes, count: Int(attributeCount),
-      context: FeedDocumentBuilder.from(userData).context))
+  Unmanaged<FeedDocumentBuilder>.fromOpaque(userData)._withUnsafeGuaranteedRef { builder in
+    builder.startElement(
+      localname: localname, prefix: prefix, uri: uri,
+      namespaces: UnsafeBufferPointer(start: namespaces, count: Int(namespaceCount) * 2),
+      attributes: XMLAttributes(
+        base: attributes, count: Int(attributeCount), context: builder.context))
+  }
 }
 
 private func saxEndElement(
@@ -164,15 +165,18 @@ private func saxEndElement(
   _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?
 ) {
   guard let userData else { return }
-  FeedDocumentBuilder.from(userData).endElement()
+  Unmanaged<FeedDocumentBuilder>.fromOpaque(userData)._withUnsafeGuaranteedRef {
+    $0.endElement()
+  }
 }
 
 private func saxCharacters(
   _ userData: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32
 ) {
   guard let userData, let bytes, count > 0 else { return }
-  FeedDocumentBuilder.from(userData).characters(
-    UnsafeBufferPointer(start: bytes, count: Int(count)))
+  Unmanaged<FeedDocumentBuilder>.fromOpaque(userData)._withUnsafeGuaranteedRef {
+    $0.characters(UnsafeBufferPointer(start: bytes, count: Int(count)))
+  }
 }
 
 private func saxError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
