@@ -31,6 +31,7 @@ struct XMLRepairFilter {
   private var markup: XMLMarkupTracker
   /// An `&…` whose end has not been seen; empty when none is open.
   private var pendingReference: [UInt8] = []
+  private var referenceScan = XMLReferenceSyntax.Scan()
 
   init() {
     self.init(isShiftJIS: false)
@@ -61,16 +62,23 @@ struct XMLRepairFilter {
         continue
       }
       if markup.isInText {
-        // The hot loop: copy ordinary bytes in runs, stopping at `&`, `<` and controls.
+        // The hot loop: copy ordinary bytes in runs, stepping over tags and references that
+        // need no repair, and stopping at anything else.
         let start = index
         while index < count {
           let byte = input[index]
-          if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<")
-            || (byte < 0x20 && Self.isDroppedControl(byte))
-          {
+          if byte == UInt8(ascii: "<") {
+            // The byte after `<` is looked at again as text, as `XMLMarkupTracker` would.
+            guard index + 1 < count, Self.startsOrdinaryTag(input[index + 1]) else { break }
+            index += 1
+          } else if byte == UInt8(ascii: "&") {
+            guard let end = verbatimReferenceEnd(input, from: index) else { break }
+            index = end
+          } else if byte < 0x20 && Self.isDroppedControl(byte) {
             break
+          } else {
+            index += 1
           }
-          index += 1
         }
         if index > start {
           output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[start..<index]))
@@ -80,6 +88,7 @@ struct XMLRepairFilter {
         index += 1
         if byte == UInt8(ascii: "&") {
           pendingReference.append(byte)
+          referenceScan = XMLReferenceSyntax.Scan()
         } else if byte == UInt8(ascii: "<") {
           output.append(byte)
           markup.enterTag()
@@ -116,7 +125,7 @@ struct XMLRepairFilter {
   /// without belonging to it, so it must be read again as text.
   private mutating func stepReference(_ byte: UInt8, into output: inout [UInt8]) -> Bool {
     let longestName = max(HTMLEntities.longestName, markup.longestDeclaredName)
-    switch XMLReferenceSyntax.next(byte, after: pendingReference, longestName: longestName) {
+    switch referenceScan.next(byte, longestName: longestName) {
     case .extends:
       pendingReference.append(byte)
       return true
@@ -169,6 +178,36 @@ struct XMLRepairFilter {
     output.append(contentsOf: "&amp;".utf8)
     output.append(contentsOf: pendingReference.dropFirst())
     pendingReference.removeAll(keepingCapacity: true)
+  }
+
+  /// True when the byte after `<` makes it a start or end tag: anything but `!`, `?` (which
+  /// `XMLMarkupTracker` must see) or a control the filter drops (which would make the byte
+  /// after it the one that counts).
+  @inline(__always)
+  private static func startsOrdinaryTag(_ next: UInt8) -> Bool {
+    next != UInt8(ascii: "!") && next != UInt8(ascii: "?") && !isDroppedControl(next)
+  }
+
+  /// The end (after `;`) of a reference starting at `start` that lies wholly in `input` and
+  /// that the filter keeps as it is (`&amp;`, `&#233;`, a declared entity); nil for anything
+  /// else, which then goes through the byte-at-a-time path with the same result.
+  @inline(__always)
+  private func verbatimReferenceEnd(_ input: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    let longestName = max(HTMLEntities.longestName, markup.longestDeclaredName)
+    guard let end = XMLReferenceSyntax.completeEnd(input, from: start, longestName: longestName)
+    else {
+      return nil
+    }
+    let body = UnsafeRawBufferPointer(rebasing: input[(start + 1)..<(end - 1)])
+    if body[0] == UInt8(ascii: "#") {
+      guard body.count >= 2, body[1] != UInt8(ascii: "X") else { return nil }
+      return XMLReferenceSyntax.isXMLCharacter(XMLReferenceSyntax.numericValue(body)) ? end : nil
+    }
+    if XMLReferenceSyntax.isPredefined(body) { return end }
+    guard !markup.declaredEntities.isEmpty, markup.declaredEntities.contains(Array(body)) else {
+      return nil
+    }
+    return end
   }
 
   /// C0 controls other than tab, LF and CR: not XML 1.0 characters anywhere (§2.2).
