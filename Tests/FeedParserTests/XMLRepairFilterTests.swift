@@ -193,3 +193,18 @@ private func chunkingCorpus() -> [[UInt8]] {
     #expect(runRepairFilter(input, cuts: [cut]) == whole)
   }
 }
+
+/// The well-formed sample feeds pass through byte for byte, with `repaired` false; the
+/// Shift_JIS one with `isShiftJIS`.
+@Test(arguments: [
+  "rss20.xml", "rss10-hatena.xml", "atom10.xml", "atom03-blogger.xml", "podcast.xml",
+  "japanese-euc-jp.xml",
+  "japanese-shift_jis.xml",
+])
+func leavesWellFormedSampleFeedAlone(name: String) throws {
+  let url = RepositoryPaths.feeds.appendingPathComponent(name)
+  let bytes = Array(try Data(contentsOf: url))
+  let result = runRepairFilter(bytes, isShiftJIS: name.contains("shift_jis"))
+  #expect(result.output == bytes)
+  #expect(!result.repaired)
+}
