@@ -8,14 +8,22 @@ public enum FeedDateParser {
   /// Seconds since 1970-01-01T00:00:00Z for an RFC 822 or RFC 3339 / W3C-DTF date or a common
   /// variant of either; nil when the text matches no known form.
   public static func parse(_ text: String) -> Int64? {
+    let bytes = normalizedBytes(text)
+    guard !bytes.isEmpty, bytes.count <= 256 else { return nil }
+    var fields = ISO8601DateForm.parse(bytes[...]) ?? RFC822DateForm.parse(bytes[...])
+    if fields == nil, bytes.contains(where: { $0 >= 0x80 }) {
+      fields = LocalizedDateForm.parse(text)
+    }
+    return fields?.secondsSince1970
+  }
+
+  /// The UTF-8 of `text` with ASCII letters in lower case and surrounding white space gone.
+  static func normalizedBytes(_ text: String) -> [UInt8] {
     var bytes = Array(text.utf8)
     for index in bytes.indices where bytes[index] &- 0x41 < 26 { bytes[index] |= 0x20 }
-    var slice = bytes[...]
-    while let first = slice.first, isSpace(first) { slice.removeFirst() }
-    while let last = slice.last, isSpace(last) { slice.removeLast() }
-    guard !slice.isEmpty, slice.count <= 256 else { return nil }
-    let fields = ISO8601DateForm.parse(slice) ?? RFC822DateForm.parse(slice)
-    return fields?.secondsSince1970
+    let start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+    let end = bytes.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? start
+    return Array(bytes[start..<end])
   }
 
   /// The instant as RFC 3339 in UTC: `2011-10-19T01:35:15Z`. Years before 1000 are padded to
