@@ -150,7 +150,8 @@ private let unreadableDates: [String] = [
   "Sun, 99 Jun 2009 12:00:00 GMT", "9999-12-31T23:59:59-99:99", "22013", "013", "2013-01-27-01",
   "2013-01-28T11:30:00-06:00Textra", "2013-xx-27", "2013-01-28T09:xx:00Z",
   "2013-01-28T09:00:00+00:xx",
-  "Sun, 31 Dec 9999 23:59:59 -9999", "2004년 05월 28일", "2004-05-25 오후 13:23:17",
+  "Sun, 31 Dec 9999 23:59:59 -9999", "9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00",
+  "2004년 05월 28일", "2004-05-25 오후 13:23:17",
 ]
 
 @Test("reads the date forms feeds write", arguments: readableDates)
@@ -170,6 +171,10 @@ func refusesDate(text: String) {
   #expect(FeedDateParser.rfc3339(-1) == "1969-12-31T23:59:59Z")
   #expect(FeedDateParser.rfc3339(-86_400) == "1969-12-31T00:00:00Z")
   #expect(FeedDateParser.rfc3339(253_402_300_799) == "9999-12-31T23:59:59Z")
+  #expect(FeedDateParser.rfc3339(-62_135_596_800) == "0001-01-01T00:00:00Z")
+  // Out of RFC 3339's range: clamped, never a trap.
+  #expect(FeedDateParser.rfc3339(.max) == "9999-12-31T23:59:59Z")
+  #expect(FeedDateParser.rfc3339(.min) == "0001-01-01T00:00:00Z")
 }
 
 /// Formatting and reading are inverse over the whole range, with a fixed seed so a failure
