@@ -11,6 +11,7 @@ private let brokenDocuments: [String] = [
   "<rss><channel><title>AT&T &amp; friends</title><item><title>caf&eacute;&nbsp;&hellip; &copy;</title></item></channel></rss>",
   "<rss><item><link>http://example.com/?a=1&b=2</link><description>x\u{1}y &#X41; &unknown; &</description></item></rss>",
   "<!DOCTYPE rss [<!ENTITY site \"Example\">]><rss><title>&site; &nbsp;&amp;</title></rss>",
+  "<rss><title>1 < 2 &amp; x<5 &eacute;</title><link>/a?b=1&c=2</link></rss>",
   "<feed><content type=\"html\"><![CDATA[<p>a & b &nbsp;</p>]]> &mdash; &</content></feed>",
 ]
 

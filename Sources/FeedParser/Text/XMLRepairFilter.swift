@@ -13,6 +13,8 @@
 /// - `&name;` naming an HTML5 entity that is neither one of XML's five nor declared in the
 ///   internal subset becomes numeric references (`&nbsp;` → `&#160;`).
 /// - An unknown `&name;` becomes `&amp;name;`: the contract keeps it as literal text.
+/// - In character data and attribute values, a `<` that starts no markup (`a < b`) becomes
+///   `&lt;`.
 /// - A numeric reference to a character XML forbids is dropped when it names a C0 control (as
 ///   the raw byte would be) and becomes U+FFFD otherwise, as HTML reads it.
 ///
@@ -23,7 +25,7 @@
 ///
 /// The output for any chunking of a document is byte-identical to the output for the whole:
 /// keywords are matched a byte at a time, and only a reference still open at the end of a
-/// chunk (`&nbs`) is held back.
+/// chunk (`&nbs`) or a `<` that ends one is held back.
 struct XMLRepairFilter {
   /// True once the filter changed a byte: the document was not well-formed as sent.
   private(set) var repaired = false
@@ -31,6 +33,8 @@ struct XMLRepairFilter {
   private var markup: XMLMarkupTracker
   /// An `&…` whose end has not been seen; empty when none is open.
   private var pendingReference: [UInt8] = []
+  /// A `<` in text whose next byte has not been seen: it is markup or a bare `<`.
+  private var pendingLessThan = false
   private var referenceScan = XMLReferenceSyntax.Scan()
 
   init() {
@@ -51,6 +55,24 @@ struct XMLRepairFilter {
     let count = input.count
     var index = 0
     while index < count {
+      if pendingLessThan {
+        let byte = input[index]
+        if Self.isDroppedControl(byte) {
+          repaired = true
+          index += 1
+          continue
+        }
+        pendingLessThan = false
+        if Self.startsMarkup(byte) {
+          output.append(UInt8(ascii: "<"))
+          markup.enterTag()
+        } else {
+          // `a < b`, `x<5`: a `<` that starts no markup is text (XML 1.0 §2.4 wants `&lt;`).
+          repaired = true
+          output.append(contentsOf: "&lt;".utf8)
+        }
+        continue
+      }
       if !pendingReference.isEmpty {
         let byte = input[index]
         if Self.isDroppedControl(byte) {
@@ -69,7 +91,7 @@ struct XMLRepairFilter {
           let byte = input[index]
           if byte == UInt8(ascii: "<") {
             // The byte after `<` is looked at again as text, as `XMLMarkupTracker` would.
-            guard index + 1 < count, Self.startsOrdinaryTag(input[index + 1]) else { break }
+            guard index + 1 < count, Self.startsTag(input[index + 1]) else { break }
             index += 1
           } else if byte == UInt8(ascii: "&") {
             guard let end = verbatimReferenceEnd(input, from: index) else { break }
@@ -90,8 +112,7 @@ struct XMLRepairFilter {
           pendingReference.append(byte)
           referenceScan = XMLReferenceSyntax.Scan()
         } else if byte == UInt8(ascii: "<") {
-          output.append(byte)
-          markup.enterTag()
+          pendingLessThan = true
         } else {
           repaired = true
         }
@@ -117,6 +138,9 @@ struct XMLRepairFilter {
   /// Appends whatever was held back: an `&…` cut off by the end of the document is bare.
   mutating func finish(into output: inout [UInt8]) {
     if !pendingReference.isEmpty { flushBareAmpersand(into: &output) }
+    // A document cut off after `<` stays cut off: libxml2 reports the truncation.
+    if pendingLessThan { output.append(UInt8(ascii: "<")) }
+    pendingLessThan = false
   }
 
   // MARK: - References
@@ -180,12 +204,19 @@ struct XMLRepairFilter {
     pendingReference.removeAll(keepingCapacity: true)
   }
 
-  /// True when the byte after `<` makes it a start or end tag: anything but `!`, `?` (which
-  /// `XMLMarkupTracker` must see) or a control the filter drops (which would make the byte
-  /// after it the one that counts).
+  /// True when the byte after `<` makes it a start or end tag (a name-start character of XML
+  /// 1.0 §2.3, any byte of a non-ASCII one, or `/`): the fast path steps over those; `!` and
+  /// `?` go to `XMLMarkupTracker`, anything else is a bare `<`.
   @inline(__always)
-  private static func startsOrdinaryTag(_ next: UInt8) -> Bool {
-    next != UInt8(ascii: "!") && next != UInt8(ascii: "?") && !isDroppedControl(next)
+  private static func startsTag(_ next: UInt8) -> Bool {
+    (next | 0x20) &- 0x61 < 26 || next == UInt8(ascii: "/") || next == UInt8(ascii: "_")
+      || next == UInt8(ascii: ":") || next >= 0x80
+  }
+
+  /// True when the byte after `<` makes it markup of any kind.
+  @inline(__always)
+  private static func startsMarkup(_ next: UInt8) -> Bool {
+    startsTag(next) || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
   }
 
   /// The end (after `;`) of a reference starting at `start` that lies wholly in `input` and
