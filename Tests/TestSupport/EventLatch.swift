@@ -27,11 +27,16 @@ public final class EventLatch: @unchecked Sendable {
   /// Waits until at least `target` events happened or `timeout` seconds passed; true when they did.
   @discardableResult
   public func wait(for target: Int = 1, timeout: Double) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
+    // Date(timeIntervalSinceNow: .infinity) traps in NSCondition.wait(until:): wait untimed.
+    let deadline = timeout.isFinite ? Date(timeIntervalSinceNow: timeout) : nil
     condition.lock()
     defer { condition.unlock() }
     while count < target {
-      if !condition.wait(until: deadline) { return count >= target }
+      if let deadline {
+        if !condition.wait(until: deadline) { return count >= target }
+      } else {
+        condition.wait()
+      }
     }
     return true
   }

@@ -36,6 +36,9 @@ public struct HTTPScript: Sendable {
   public var headers: [(name: String, value: String)]
   public var framing: Framing
   public var steps: [Step]
+  /// Runs the steps before anything is written, so that `.wait` delays the status line and
+  /// `.stallForever` makes a server that accepts and never answers.
+  public var stepsBeforeHead = false
 
   public init(
     status: Int = 200, headers: [(name: String, value: String)] = [],
@@ -52,6 +55,14 @@ public struct HTTPScript: Sendable {
     _ body: String, headers: [(name: String, value: String)] = [], status: Int = 200
   ) -> HTTPScript {
     HTTPScript(status: status, headers: headers, steps: [.send(Array(body.utf8))])
+  }
+
+  /// A server that reads the request and never answers.
+  public static let silent = HTTPScript(steps: [.stallForever], beforeHead: true)
+
+  private init(steps: [Step], beforeHead: Bool) {
+    self.init(steps: steps)
+    stepsBeforeHead = beforeHead
   }
 
   /// A redirect to `location` with a short HTML body.

@@ -178,8 +178,24 @@ final class ServerCore: Sendable {
     case .closeDelimited: reusable = false
     }
     head += reusable ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
-    guard connection.send(Array(head.utf8)) else { return false }
-    for step in script.steps {
+    if script.stepsBeforeHead {
+      guard play(script.steps, on: connection, chunked: false) else { return false }
+      return connection.send(Array(head.utf8)) && reusable
+    }
+    guard connection.send(Array(head.utf8)),
+      play(script.steps, on: connection, chunked: chunked)
+    else { return false }
+    if case .chunked = script.framing {
+      guard connection.send(Array("0\r\n\r\n".utf8)) else { return false }
+    }
+    return reusable
+  }
+
+  /// Plays body steps; false when the connection must close afterwards.
+  private func play(_ steps: [HTTPScript.Step], on connection: ClientConnection, chunked: Bool)
+    -> Bool
+  {
+    for step in steps {
       switch step {
       case .send(let bytes):
         guard connection.send(chunked ? Self.chunk(bytes) : bytes) else { return false }
@@ -200,10 +216,7 @@ final class ServerCore: Sendable {
         return false
       }
     }
-    if case .chunked = script.framing {
-      guard connection.send(Array("0\r\n\r\n".utf8)) else { return false }
-    }
-    return reusable
+    return true
   }
 
   private static func chunk(_ bytes: [UInt8]) -> [UInt8] {
