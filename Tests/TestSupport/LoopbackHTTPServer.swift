@@ -37,6 +37,15 @@ public final class LoopbackHTTPServer: Sendable {
   /// Connections accepted so far.
   public var connectionCount: Int { core.connectionCount }
 
+  /// Signalled each time a `.mark` step is passed.
+  public var marksPassed: EventLatch { core.markLatch }
+
+  /// Signalled once per request received, for tests that wait until requests arrived.
+  public var requestsReceived: EventLatch { core.requestLatch }
+
+  /// The most responses that were being written at the same moment.
+  public var peakConcurrentResponses: Int { core.peakConcurrentResponses }
+
   /// When the server passed the `.mark(name)` step (system uptime, seconds), if it did.
   public func mark(_ name: String) -> Double? { core.mark(name) }
 
@@ -58,6 +67,8 @@ final class ServerCore: Sendable {
     var marks: [String: Double] = [:]
     var clients: Set<Int32> = []
     var connections = 0
+    var activeResponses = 0
+    var peakResponses = 0
     var stopped = false
   }
 
@@ -67,6 +78,8 @@ final class ServerCore: Sendable {
   private let state = Mutex(State())
   /// Wakes connections waiting in a `.wait` or `.stallForever` step when the server stops.
   private let stopLatch = EventLatch()
+  let requestLatch = EventLatch()
+  let markLatch = EventLatch()
 
   init(routes: [String: HTTPScript]) throws(ServerError) {
     self.routes = routes
@@ -97,6 +110,7 @@ final class ServerCore: Sendable {
 
   var requests: [RecordedRequest] { state.withLock { $0.requests } }
   var connectionCount: Int { state.withLock { $0.connections } }
+  var peakConcurrentResponses: Int { state.withLock { $0.peakResponses } }
   func mark(_ name: String) -> Double? { state.withLock { $0.marks[name] } }
 
   func stop() {
@@ -146,7 +160,13 @@ final class ServerCore: Sendable {
   /// Answers requests on one connection until either side closes it.
   private func serve(_ connection: ClientConnection) {
     while !isStopped, let request = connection.readRequest() {
-      state.withLock { $0.requests.append(request) }
+      state.withLock { state in
+        state.requests.append(request)
+        state.activeResponses += 1
+        state.peakResponses = max(state.peakResponses, state.activeResponses)
+      }
+      requestLatch.signal()
+      defer { state.withLock { $0.activeResponses -= 1 } }
       let script =
         routes[request.target] ?? routes[String(request.target.prefix { $0 != "?" })]
         ?? HTTPScript.ok("no such path", status: 404)
@@ -204,6 +224,7 @@ final class ServerCore: Sendable {
       case .mark(let name):
         let now = ProcessInfo.processInfo.systemUptime
         state.withLock { $0.marks[name] = now }
+        markLatch.signal()
       case .stallForever:
         stopLatch.wait(timeout: .infinity)
         return false
