@@ -95,7 +95,7 @@ public final class ConnectionWorker: Sendable {
 
 /// Hands the worker thread's audit to `init`, which waits until the thread's run loop is ready.
 private final class WorkerStartup: Sendable {
-  private let audit = Mutex<CurlThreadAudit?>(nil)
+  private let audit = TSanVisibleMutex<CurlThreadAudit?>(nil)
   private let signal = DispatchSemaphore(value: 0)
 
   func ready(_ value: CurlThreadAudit) {

@@ -111,11 +111,12 @@ private final class ReadSourceGate: Sendable {
     var cancelled = false
   }
 
-  private let state: Mutex<State>
+  private let state: TSanVisibleMutex<State>
 
   init(fd: Int32, onReady: @escaping @Sendable () -> Void) {
     let queue = DispatchQueue(label: "feedpull.worker.epoll")
-    state = Mutex(State(source: DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)))
+    state = TSanVisibleMutex(
+      State(source: DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)))
     state.withLock { state in
       state.source.setEventHandler { [weak self] in
         guard let self, self.suspendForDrain() else { return }

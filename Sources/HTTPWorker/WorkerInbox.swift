@@ -31,7 +31,7 @@ final class WorkerInbox: Sendable {
     var stopping = false
   }
 
-  private let state = Mutex(State())
+  private let state = TSanVisibleMutex(State())
   /// Transfers added and not yet ended, for `waitUntilIdle`.
   private let outstanding = NSCondition()
   nonisolated(unsafe) private var outstandingCount = 0  // guarded by `outstanding`

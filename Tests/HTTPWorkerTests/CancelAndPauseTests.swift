@@ -52,7 +52,7 @@ import Testing
     let worker = ConnectionWorker()
     defer { worker.stop() }
     let log = TransferLog()
-    let ownID = Mutex<TransferID?>(nil)
+    let ownID = Locked<TransferID?>(nil)
     let id = worker.add(
       TransferRequest(server, "/drip"),
       delegate: LoggingDelegate(
@@ -119,8 +119,8 @@ import Testing
     let worker = ConnectionWorker()
     let log = TransferLog()
     let pauses = EventLatch()
-    let ownID = Mutex<TransferID?>(nil)
-    let bytesAtPause = Mutex<[Int]>([])
+    let ownID = Locked<TransferID?>(nil)
+    let bytesAtPause = Locked<[Int]>([])
     let id = worker.add(
       TransferRequest(server, "/big"),
       delegate: LoggingDelegate(
@@ -164,7 +164,7 @@ import Testing
     let worker = ConnectionWorker()
     defer { worker.stop() }
     let log = TransferLog()
-    let ownID = Mutex<TransferID?>(nil)
+    let ownID = Locked<TransferID?>(nil)
     let marks = server.marksPassed
     let id = worker.add(
       TransferRequest(server, "/buffered"),

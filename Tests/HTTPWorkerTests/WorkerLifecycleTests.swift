@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -9,7 +8,7 @@ import Testing
 @Suite struct WorkerLifecycleTests {
   /// Counts transfers between their response and their end, per host, on the worker thread.
   final class InFlightGauge: Sendable {
-    private let state = Mutex<
+    private let state = Locked<
       (current: [String: Int], peak: [String: Int], total: Int, peakTotal: Int)
     >(
       ([:], [:], 0, 0))

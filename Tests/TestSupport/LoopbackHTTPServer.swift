@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -75,7 +74,7 @@ final class ServerCore: Sendable {
   let port: UInt16
   private let listener: Int32
   private let routes: [String: HTTPScript]
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Wakes connections waiting in a `.wait` or `.stallForever` step when the server stops.
   private let stopLatch = EventLatch()
   let requestLatch = EventLatch()

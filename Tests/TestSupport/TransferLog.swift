@@ -1,6 +1,5 @@
 import Foundation
 import HTTPWorker
-import Synchronization
 
 /// Everything a transfer's delegate was told, in order, readable from the test thread while the
 /// worker thread writes it (swift-log's in-memory handler, for transfers).
@@ -12,8 +11,8 @@ public final class TransferLog: Sendable {
     case fail(TransferError, TransferSummary)
   }
 
-  private let events = Mutex<[Event]>([])
-  private let threads = Mutex<Set<UInt>>([])
+  private let events = Locked<[Event]>([])
+  private let threads = Locked<Set<UInt>>([])
   /// Signalled once per `didFinish` / `didFail`.
   public let ended = EventLatch()
   /// Signalled once per chunk.
