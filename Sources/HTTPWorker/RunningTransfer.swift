@@ -31,7 +31,8 @@ final class RunningTransfer {
     self.delegate = delegate
     self.isCancelRequested = isCancelRequested
     let components = URLComponents(string: request.url)
-    hostKey = "\(components?.host?.lowercased() ?? ""):\(components?.port ?? -1)"
+    let defaultPort = components?.scheme?.lowercased() == "https" ? 443 : 80
+    hostKey = "\(components?.host?.lowercased() ?? ""):\(components?.port ?? defaultPort)"
   }
 
   /// Creates and configures the easy handle. `context` is this object, unretained: the worker

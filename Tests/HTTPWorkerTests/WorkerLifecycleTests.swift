@@ -220,3 +220,29 @@ import Testing
       + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
   }
 }
+
+/// How fast a call from another thread reaches the sleeping worker thread.
+@Suite struct WakeLatencyTests {
+  @Test func cancelFromAnotherThreadReachesTheSleepingWorkerWithinMilliseconds() throws {
+    let server = try LoopbackHTTPServer(routes: ["/silent": .silent])
+    let worker = ConnectionWorker()
+    defer { worker.stop() }
+    var latencies: [Double] = []
+    for round in 1...20 {
+      let log = TransferLog()
+      let id = worker.add(TransferRequest(server, "/silent"), delegate: LoggingDelegate(log))
+      #expect(server.requestsReceived.wait(for: round, timeout: 10))
+      let started = ProcessInfo.processInfo.systemUptime
+      worker.cancel(id)
+      #expect(log.ended.wait(timeout: 10))
+      latencies.append(ProcessInfo.processInfo.systemUptime - started)
+      #expect(log.error?.kind == .cancelled)
+    }
+    let sorted = latencies.sorted()
+    let median = sorted[sorted.count / 2]
+    print(
+      "cancel → didFail across threads: median \(String(format: "%.3f", median * 1000)) ms, "
+        + "max \(String(format: "%.3f", (sorted.last ?? 0) * 1000)) ms")
+    #expect(median < 0.01)
+  }
+}
