@@ -164,12 +164,21 @@ import Testing
     let logs = (0..<3).map { _ in TransferLog() }
     worker.add(TransferRequest(server, "/feed"), delegate: LoggingDelegate(logs[0]))
     let silent = worker.add(TransferRequest(server, "/silent"), delegate: LoggingDelegate(logs[1]))
+    let pausedOnce = EventLatch()
     let paused = worker.add(
       TransferRequest(server, "/drip"),
-      delegate: LoggingDelegate(logs[2], onChunk: { $0 == 0 ? .pause : .consumed }))
+      delegate: LoggingDelegate(
+        logs[2],
+        onChunk: { index in
+          guard index == 0 else { return .consumed }
+          pausedOnce.signal()
+          return .pause
+        }))
     #expect(logs[0].ended.wait(timeout: 10))
     worker.cancel(silent)
     #expect(logs[1].ended.wait(timeout: 10))
+    // resume only undoes a pause that happened; wait for it.
+    #expect(pausedOnce.wait(timeout: 10))
     #expect(logs[2].chunks.value == 0)
     worker.resume(paused)
     #expect(logs[2].ended.wait(timeout: 10))
