@@ -100,6 +100,7 @@ public enum ChunkDisposition: Sendable {
 /// then exactly one of `didFinish` or `didFail`.
 public protocol TransferDelegate: AnyObject {
   func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition
+  /// `chunk` is valid only during the call (it is curl's buffer): copy what you keep.
   func transfer(_ id: TransferID, didReceive chunk: UnsafeRawBufferPointer) -> ChunkDisposition
   func transfer(_ id: TransferID, didFinish summary: TransferSummary)
   func transfer(_ id: TransferID, didFail error: TransferError, summary: TransferSummary)

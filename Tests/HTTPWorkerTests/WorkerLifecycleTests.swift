@@ -88,7 +88,7 @@ import Testing
         }
       }
     }
-    adders.forEach { $0.start() }
+    for adder in adders { adder.start() }
     #expect(logs.allSatisfy { $0.ended.wait(timeout: 30) })
     #expect(worker.waitUntilIdle(timeout: 5))
     worker.stop()
@@ -153,6 +153,40 @@ import Testing
     worker.add(TransferRequest(server, "/stall"), delegate: LoggingDelegate(late))
     #expect(late.error?.kind == .cancelled)
     #expect(late.endCount == 1)
+  }
+
+  @Test func stopFromADelegateEndsEverythingWithoutDeadlock() throws {
+    let server = try LoopbackHTTPServer(routes: ["/feed": .ok("<rss/>"), "/silent": .silent])
+    let worker = ConnectionWorker()
+    let silent = TransferLog()
+    worker.add(TransferRequest(server, "/silent"), delegate: LoggingDelegate(silent))
+    #expect(server.requestsReceived.wait(timeout: 10))
+    let stopper = TransferLog()
+    worker.add(
+      TransferRequest(server, "/feed"),
+      delegate: LoggingDelegate(
+        stopper,
+        onResponse: { _ in
+          worker.stop()  // on the worker thread: starts the shutdown, cannot wait for itself
+          return .allow
+        }))
+    #expect(silent.ended.wait(timeout: 10))
+    #expect(stopper.ended.wait(timeout: 10))
+    worker.stop()  // from the test thread: waits for the thread to end
+    #expect(silent.endCount == 1 && silent.error?.kind == .cancelled)
+    #expect(stopper.endCount == 1 && stopper.isWellOrdered)
+  }
+
+  @Test func releasingAWorkerStopsIt() throws {
+    let server = try LoopbackHTTPServer(routes: ["/silent": .silent])
+    let log = TransferLog()
+    do {
+      let worker = ConnectionWorker()
+      worker.add(TransferRequest(server, "/silent"), delegate: LoggingDelegate(log))
+      #expect(server.requestsReceived.wait(timeout: 10))
+    }
+    #expect(log.endCount == 1)
+    #expect(log.error?.kind == .cancelled)
   }
 
   @Test func everyCurlCallRunsOnTheWorkerThread() throws {
