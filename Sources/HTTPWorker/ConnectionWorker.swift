@@ -105,6 +105,9 @@ private final class WorkerStartup: Sendable {
 
   func waitUntilReady() -> CurlThreadAudit {
     signal.wait()
-    return audit.withLock { $0 } ?? CurlThreadAudit()
+    guard let audit = audit.withLock({ $0 }) else {
+      preconditionFailure("the worker thread signalled ready before handing over its audit")
+    }
+    return audit
   }
 }
