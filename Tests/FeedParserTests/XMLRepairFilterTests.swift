@@ -53,6 +53,13 @@ private let repairs: [(String, String)] = [
     "<t>&" + String(repeating: "a", count: 40) + ";</t>",
     "<t>&amp;" + String(repeating: "a", count: 40) + ";</t>"
   ),
+  // A `<` that starts no markup is text.
+  ("<t>a < b</t>", "<t>a &lt; b</t>"),
+  ("<t>x<5 && y<=2</t>", "<t>x&lt;5 &amp;&amp; y&lt;=2</t>"),
+  ("<t a=\"1 < 2\"/>", "<t a=\"1 &lt; 2\"/>"),
+  ("<t><<b>x</b></t>", "<t>&lt;<b>x</b></t>"),
+  ("<t>a <\u{1}b/></t>", "<t>a <b/></t>"),
+  ("<t>a <\u{1} b</t>", "<t>a &lt; b</t>"),
   // HTML entities become numeric references; multi-scalar ones become several.
   ("<t>a&nbsp;b</t>", "<t>a&#160;b</t>"),
   ("<t a=\"&eacute;t&eacute;\"/>", "<t a=\"&#233;t&#233;\"/>"),
@@ -89,7 +96,7 @@ private let repairs: [(String, String)] = [
   ("<?xml version=\"1.0\"?><?pi a & b ? > &?>&", "<?xml version=\"1.0\"?><?pi a & b ? > &?>&amp;"),
   // Almost-keywords are ordinary markup.
   ("<![CDAT&<!-&<!DOCTYP&", "<![CDAT&amp;<!-&amp;<!DOCTYP&amp;"),
-  ("<<&", "<<&amp;"),
+  ("<<&", "&lt;&lt;&amp;"),
 ]
 
 /// Documents the filter must pass through untouched, with `repaired` false.
@@ -99,6 +106,9 @@ private let cleanDocuments: [String] = [
   "<t>日本語 &amp; テキスト</t>",
   "<!DOCTYPE rss PUBLIC \"-//Netscape Communications//DTD RSS 0.91//EN\" \"http://my.netscape.com/publish/formats/rss-0.91.dtd\"><rss/>",
   "<t><![CDATA[<p>&nbsp;&</p>]]><!-- & --><?php echo '&'; ?></t>",
+  "<a:b _x='1'><:c/><é/></a:b>",
+  // A document cut off just after `<` stays as it is.
+  "<rss><item><",
   // Declared names longer than HTML's longest are still references.
   "<!DOCTYPE r [<!ENTITY " + String(repeating: "n", count: 50) + " \"x\">]><r>&"
     + String(repeating: "n", count: 50)
@@ -178,7 +188,8 @@ private func chunkingCorpus() -> [[UInt8]] {
   let pieces = [
     "&", "&amp;", "&nbsp;", "&#", "x", "1", ";", "<", "!", "--", "-", ">", "]]>", "<![CDATA[", "<?",
     "?>",
-    "<!DOCTYPE r [", "<!ENTITY e 'v'>", "]>", "&e;", "a", " ", "\u{1}", "\"", "'", "%",
+    "<!DOCTYPE r [", "<!ENTITY e 'v'>", "]>", "&e;", "a", " ", "\u{1}", "\"", "'", "%", "</", "<a>",
+    "< ", "b",
   ].map { Array($0.utf8) }
   for _ in 0..<2_000 {
     var input: [UInt8] = []
@@ -192,4 +203,19 @@ private func chunkingCorpus() -> [[UInt8]] {
     let cut = input.isEmpty ? 0 : Int(generator.next() % UInt64(input.count))
     #expect(runRepairFilter(input, cuts: [cut]) == whole)
   }
+}
+
+/// The well-formed sample feeds pass through byte for byte, with `repaired` false; the
+/// Shift_JIS one with `isShiftJIS`.
+@Test(arguments: [
+  "rss20.xml", "rss10-hatena.xml", "atom10.xml", "atom03-blogger.xml", "podcast.xml",
+  "japanese-euc-jp.xml",
+  "japanese-shift_jis.xml",
+])
+func leavesWellFormedSampleFeedAlone(name: String) throws {
+  let url = RepositoryPaths.feeds.appendingPathComponent(name)
+  let bytes = Array(try Data(contentsOf: url))
+  let result = runRepairFilter(bytes, isShiftJIS: name.contains("shift_jis"))
+  #expect(result.output == bytes)
+  #expect(!result.repaired)
 }

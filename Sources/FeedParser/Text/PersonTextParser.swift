@@ -21,12 +21,22 @@ enum PersonTextParser {
     var email = String(String.UnicodeScalarView(scalars[start..<end]))
     if email.lowercased().hasPrefix("mailto:") { email = String(email.dropFirst(7)) }
     var rest = String(String.UnicodeScalarView(scalars[..<start] + scalars[end...]))
-    for empty in ["()", "<>", "mailto:"] { rest = rest.replacingAll(empty, with: "") }
+    for empty in ["()", "<>", "mailto:"] { rest = removingAll(empty, from: rest) }
     rest = rest.trimmingSpaces()
     if rest.hasPrefix("(") { rest.removeFirst() }
     if rest.hasSuffix(")") { rest.removeLast() }
     rest = rest.trimmingSpaces()
     return FeedPerson(name: rest.isEmpty ? nil : rest, email: email)
+  }
+
+  private static func removingAll(_ target: String, from text: String) -> String {
+    var result = ""
+    var rest = Substring(text)
+    while let range = rest.firstRange(of: target) {
+      result += rest[..<range.lowerBound]
+      rest = rest[range.upperBound...]
+    }
+    return result + rest
   }
 
   private static func isLocalPart(_ scalar: Unicode.Scalar) -> Bool {
@@ -63,19 +73,6 @@ extension String {
 
   private static func isSpaceByte(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-  }
-
-  /// Every occurrence of `target` replaced, without Foundation.
-  func replacingAll(_ target: String, with replacement: String) -> String {
-    guard !target.isEmpty, contains(target) else { return self }
-    var result = ""
-    var rest = Substring(self)
-    while let range = rest.firstRange(of: target) {
-      result += rest[..<range.lowerBound]
-      result += replacement
-      rest = rest[range.upperBound...]
-    }
-    return result + rest
   }
 }
 

@@ -12,12 +12,24 @@ struct XMLMarkupTracker {
   enum Keyword {
     case comment, cdata, doctype, entity
 
-    var bytes: [UInt8] {
+    /// The keyword's bytes after `<!` (static text: no allocation on the hot path).
+    var text: StaticString {
       switch self {
-      case .comment: Array("--".utf8)
-      case .cdata: Array("[CDATA[".utf8)
-      case .doctype: Array("DOCTYPE".utf8)
-      case .entity: Array("ENTITY".utf8)
+      case .comment: "--"
+      case .cdata: "[CDATA["
+      case .doctype: "DOCTYPE"
+      case .entity: "ENTITY"
+      }
+    }
+
+    /// The keyword starting with `byte`, among those allowed in text or in the subset.
+    static func starting(with byte: UInt8, inSubset: Bool) -> Keyword? {
+      switch byte {
+      case UInt8(ascii: "-"): .comment
+      case UInt8(ascii: "["): inSubset ? nil : .cdata
+      case UInt8(ascii: "D"): inSubset ? nil : .doctype
+      case UInt8(ascii: "E"): inSubset ? .entity : nil
+      default: nil
       }
     }
   }
@@ -63,7 +75,10 @@ struct XMLMarkupTracker {
     self.isShiftJIS = isShiftJIS
   }
 
-  var isInText: Bool { state == .text }
+  var isInText: Bool {
+    if case .text = state { return true }
+    return false
+  }
 
   /// Called for the `<` that text hands over.
   mutating func enterTag() { state = .tagOpen }
@@ -100,7 +115,8 @@ struct XMLMarkupTracker {
     case .text:
       if byte == UInt8(ascii: "<") { state = .tagOpen }
     case .tagOpen, .subsetTagOpen:
-      let inSubset = state == .subsetTagOpen
+      var inSubset = false
+      if case .subsetTagOpen = state { inSubset = true }
       switch byte {
       case UInt8(ascii: "!"):
         state = .declarationStart(inSubset: inSubset, keyword: nil, matched: 0)
@@ -186,14 +202,13 @@ struct XMLMarkupTracker {
   private mutating func stepKeyword(_ byte: UInt8, inSubset: Bool, keyword: Keyword?, matched: Int)
     -> Bool
   {
-    let candidates: [Keyword] = inSubset ? [.comment, .entity] : [.comment, .cdata, .doctype]
-    let keyword = keyword ?? candidates.first { $0.bytes[0] == byte }
-    guard let keyword, keyword.bytes[matched] == byte else {
+    let keyword = keyword ?? Keyword.starting(with: byte, inSubset: inSubset)
+    guard let keyword, keyword.text.utf8Start[matched] == byte else {
       // Another declaration (`<!ELEMENT`, `<!ATTLIST`), or not markup at all.
       state = inSubset ? .declaration(quote: 0) : .text
       return false
     }
-    guard matched + 1 == keyword.bytes.count else {
+    guard matched + 1 == keyword.text.utf8CodeUnitCount else {
       state = .declarationStart(inSubset: inSubset, keyword: keyword, matched: matched + 1)
       return true
     }

@@ -18,41 +18,81 @@ enum XMLReferenceSyntax {
     case bare
   }
 
-  /// Reads the next byte; `longestName` bounds a name (or digits) so an `&` followed by a
-  /// long run of letters is found bare without holding the run back.
-  static func next(_ byte: UInt8, after bytes: [UInt8], longestName: Int) -> Next {
-    let body = bytes.count - 1
-    if bytes.count >= 2 && bytes[1] == UInt8(ascii: "#") {
-      let isHex = bytes.count >= 3 && (bytes[2] | 0x20) == UInt8(ascii: "x")
-      let digits = body - (isHex ? 2 : 1)
-      if byte == UInt8(ascii: ";") { return digits > 0 ? .ends : .bare }
-      if body == 1 && (byte | 0x20) == UInt8(ascii: "x") { return .extends }
-      let isDigit = isHex ? hexValue(byte) != nil : byte &- 0x30 < 10
-      return isDigit && digits < longestName ? .extends : .bare
+  /// How far a reference has been read: the scan `XMLRepairFilter` keeps for an open
+  /// reference, and runs over whole references in its fast path, so both follow one rule.
+  struct Scan {
+    /// Bytes after the `&` so far.
+    private(set) var length = 0
+    private var isNumeric = false
+    private var isHex = false
+
+    /// Reads the next byte; `longestName` bounds a name (or the digits) so an `&` followed by
+    /// a long run of letters is found bare without holding the run back.
+    mutating func next(_ byte: UInt8, longestName: Int) -> Next {
+      if isNumeric {
+        let digits = length - (isHex ? 2 : 1)
+        if byte == UInt8(ascii: ";") { return digits > 0 ? .ends : .bare }
+        if length == 1 && (byte | 0x20) == UInt8(ascii: "x") {
+          isHex = true
+        } else {
+          let isDigit = isHex ? hexValue(byte) != nil : byte &- 0x30 < 10
+          guard isDigit && digits < longestName else { return .bare }
+        }
+      } else if length == 0 {
+        if byte == UInt8(ascii: "#") {
+          isNumeric = true
+        } else if !isNameStart(byte) {
+          return .bare
+        }
+      } else {
+        if byte == UInt8(ascii: ";") { return .ends }
+        guard isNameByte(byte) && length < longestName else { return .bare }
+      }
+      length += 1
+      return .extends
     }
-    if body == 0 {
-      if byte == UInt8(ascii: "#") { return .extends }
-      return isNameStart(byte) ? .extends : .bare
-    }
-    if byte == UInt8(ascii: ";") { return .ends }
-    return isNameByte(byte) && body < longestName ? .extends : .bare
   }
 
   /// What a complete reference (without its `;`) is.
   static func kind(of bytes: [UInt8]) -> Kind {
     guard bytes.count >= 2, bytes[1] == UInt8(ascii: "#") else { return .named(bytes.dropFirst()) }
-    let isHex = (bytes[2] | 0x20) == UInt8(ascii: "x")
+    let value = bytes.withUnsafeBytes {
+      numericValue(UnsafeRawBufferPointer(rebasing: $0.dropFirst()))
+    }
+    return .numeric(value, wellFormed: bytes[2] != UInt8(ascii: "X"))
+  }
+
+  /// The value of a syntactically complete numeric reference's body (`#233`, `#xE9`).
+  static func numericValue(_ body: UnsafeRawBufferPointer) -> UInt32 {
+    let isHex = (body[1] | 0x20) == UInt8(ascii: "x")
     var value: UInt32 = 0
-    for byte in bytes.dropFirst(isHex ? 3 : 2) {
+    for byte in body.dropFirst(isHex ? 2 : 1) {
       let digit = isHex ? UInt32(hexValue(byte) ?? 0) : UInt32(byte &- 0x30)
       // Saturate: any value past U+10FFFF is equally not a character.
       value = min(value * (isHex ? 16 : 10) + digit, 0x11_0000)
     }
-    return .numeric(value, wellFormed: !isHex || bytes[2] == UInt8(ascii: "x"))
+    return value
+  }
+
+  /// The index after the `;` of a reference starting at `start` (an `&`) that is complete
+  /// within `input`; nil when it is not complete or not syntactically a reference.
+  static func completeEnd(_ input: UnsafeRawBufferPointer, from start: Int, longestName: Int)
+    -> Int?
+  {
+    var scan = Scan()
+    var index = start + 1
+    while index < input.count {
+      switch scan.next(input[index], longestName: longestName) {
+      case .extends: index += 1
+      case .ends: return index + 1
+      case .bare: return nil
+      }
+    }
+    return nil
   }
 
   /// XML's five predefined entities (§4.6), which need no declaration.
-  static func isPredefined(_ name: ArraySlice<UInt8>) -> Bool {
+  static func isPredefined<Name: Collection<UInt8>>(_ name: Name) -> Bool {
     switch name.count {
     case 2: return name.elementsEqual("lt".utf8) || name.elementsEqual("gt".utf8)
     case 3: return name.elementsEqual("amp".utf8)

@@ -13,6 +13,8 @@
 /// - `&name;` naming an HTML5 entity that is neither one of XML's five nor declared in the
 ///   internal subset becomes numeric references (`&nbsp;` → `&#160;`).
 /// - An unknown `&name;` becomes `&amp;name;`: the contract keeps it as literal text.
+/// - In character data and attribute values, a `<` that starts no markup (`a < b`) becomes
+///   `&lt;`.
 /// - A numeric reference to a character XML forbids is dropped when it names a C0 control (as
 ///   the raw byte would be) and becomes U+FFFD otherwise, as HTML reads it.
 ///
@@ -23,7 +25,7 @@
 ///
 /// The output for any chunking of a document is byte-identical to the output for the whole:
 /// keywords are matched a byte at a time, and only a reference still open at the end of a
-/// chunk (`&nbs`) is held back.
+/// chunk (`&nbs`) or a `<` that ends one is held back.
 struct XMLRepairFilter {
   /// True once the filter changed a byte: the document was not well-formed as sent.
   private(set) var repaired = false
@@ -31,6 +33,9 @@ struct XMLRepairFilter {
   private var markup: XMLMarkupTracker
   /// An `&…` whose end has not been seen; empty when none is open.
   private var pendingReference: [UInt8] = []
+  /// A `<` in text whose next byte has not been seen: it is markup or a bare `<`.
+  private var pendingLessThan = false
+  private var referenceScan = XMLReferenceSyntax.Scan()
 
   init() {
     self.init(isShiftJIS: false)
@@ -50,6 +55,24 @@ struct XMLRepairFilter {
     let count = input.count
     var index = 0
     while index < count {
+      if pendingLessThan {
+        let byte = input[index]
+        if Self.isDroppedControl(byte) {
+          repaired = true
+          index += 1
+          continue
+        }
+        pendingLessThan = false
+        if Self.startsMarkup(byte) {
+          output.append(UInt8(ascii: "<"))
+          markup.enterTag()
+        } else {
+          // `a < b`, `x<5`: a `<` that starts no markup is text (XML 1.0 §2.4 wants `&lt;`).
+          repaired = true
+          output.append(contentsOf: "&lt;".utf8)
+        }
+        continue
+      }
       if !pendingReference.isEmpty {
         let byte = input[index]
         if Self.isDroppedControl(byte) {
@@ -61,16 +84,23 @@ struct XMLRepairFilter {
         continue
       }
       if markup.isInText {
-        // The hot loop: copy ordinary bytes in runs, stopping at `&`, `<` and controls.
+        // The hot loop: copy ordinary bytes in runs, stepping over tags and references that
+        // need no repair, and stopping at anything else.
         let start = index
         while index < count {
           let byte = input[index]
-          if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<")
-            || (byte < 0x20 && Self.isDroppedControl(byte))
-          {
+          if byte == UInt8(ascii: "<") {
+            // The byte after `<` is looked at again as text, as `XMLMarkupTracker` would.
+            guard index + 1 < count, Self.startsTag(input[index + 1]) else { break }
+            index += 1
+          } else if byte == UInt8(ascii: "&") {
+            guard let end = verbatimReferenceEnd(input, from: index) else { break }
+            index = end
+          } else if byte < 0x20 && Self.isDroppedControl(byte) {
             break
+          } else {
+            index += 1
           }
-          index += 1
         }
         if index > start {
           output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[start..<index]))
@@ -80,9 +110,9 @@ struct XMLRepairFilter {
         index += 1
         if byte == UInt8(ascii: "&") {
           pendingReference.append(byte)
+          referenceScan = XMLReferenceSyntax.Scan()
         } else if byte == UInt8(ascii: "<") {
-          output.append(byte)
-          markup.enterTag()
+          pendingLessThan = true
         } else {
           repaired = true
         }
@@ -108,6 +138,9 @@ struct XMLRepairFilter {
   /// Appends whatever was held back: an `&…` cut off by the end of the document is bare.
   mutating func finish(into output: inout [UInt8]) {
     if !pendingReference.isEmpty { flushBareAmpersand(into: &output) }
+    // A document cut off after `<` stays cut off: libxml2 reports the truncation.
+    if pendingLessThan { output.append(UInt8(ascii: "<")) }
+    pendingLessThan = false
   }
 
   // MARK: - References
@@ -116,7 +149,7 @@ struct XMLRepairFilter {
   /// without belonging to it, so it must be read again as text.
   private mutating func stepReference(_ byte: UInt8, into output: inout [UInt8]) -> Bool {
     let longestName = max(HTMLEntities.longestName, markup.longestDeclaredName)
-    switch XMLReferenceSyntax.next(byte, after: pendingReference, longestName: longestName) {
+    switch referenceScan.next(byte, longestName: longestName) {
     case .extends:
       pendingReference.append(byte)
       return true
@@ -169,6 +202,43 @@ struct XMLRepairFilter {
     output.append(contentsOf: "&amp;".utf8)
     output.append(contentsOf: pendingReference.dropFirst())
     pendingReference.removeAll(keepingCapacity: true)
+  }
+
+  /// True when the byte after `<` makes it a start or end tag (a name-start character of XML
+  /// 1.0 §2.3, any byte of a non-ASCII one, or `/`): the fast path steps over those; `!` and
+  /// `?` go to `XMLMarkupTracker`, anything else is a bare `<`.
+  @inline(__always)
+  private static func startsTag(_ next: UInt8) -> Bool {
+    (next | 0x20) &- 0x61 < 26 || next == UInt8(ascii: "/") || next == UInt8(ascii: "_")
+      || next == UInt8(ascii: ":") || next >= 0x80
+  }
+
+  /// True when the byte after `<` makes it markup of any kind.
+  @inline(__always)
+  private static func startsMarkup(_ next: UInt8) -> Bool {
+    startsTag(next) || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
+  }
+
+  /// The end (after `;`) of a reference starting at `start` that lies wholly in `input` and
+  /// that the filter keeps as it is (`&amp;`, `&#233;`, a declared entity); nil for anything
+  /// else, which then goes through the byte-at-a-time path with the same result.
+  @inline(__always)
+  private func verbatimReferenceEnd(_ input: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    let longestName = max(HTMLEntities.longestName, markup.longestDeclaredName)
+    guard let end = XMLReferenceSyntax.completeEnd(input, from: start, longestName: longestName)
+    else {
+      return nil
+    }
+    let body = UnsafeRawBufferPointer(rebasing: input[(start + 1)..<(end - 1)])
+    if body[0] == UInt8(ascii: "#") {
+      guard body.count >= 2, body[1] != UInt8(ascii: "X") else { return nil }
+      return XMLReferenceSyntax.isXMLCharacter(XMLReferenceSyntax.numericValue(body)) ? end : nil
+    }
+    if XMLReferenceSyntax.isPredefined(body) { return end }
+    guard !markup.declaredEntities.isEmpty, markup.declaredEntities.contains(Array(body)) else {
+      return nil
+    }
+    return end
   }
 
   /// C0 controls other than tab, LF and CR: not XML 1.0 characters anywhere (§2.2).
