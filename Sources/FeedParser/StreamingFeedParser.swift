@@ -117,7 +117,13 @@ public final class StreamingFeedParser {
       return FeedParseFailure(
         kind: .xml, message: "not an XML document" + (builder.firstError.map { ": \($0)" } ?? ""))
     case .feed:
-      if builder.rootClosed { return nil }
+      if builder.rootClosed && !builder.rootClosedEarly { return nil }
+      if builder.rootClosedEarly {
+        return FeedParseFailure(
+          kind: .xml,
+          message: "stray end tags closed the root element before the document's end"
+            + (builder.firstError.map { ": \($0)" } ?? ""))
+      }
       return FeedParseFailure(
         kind: .xml,
         message: "the document ended before its root element closed"

@@ -45,6 +45,13 @@ import Testing
     #expect(outcome.result.wellformed == false)
   }
 
+  @Test func strayEndTagsThatLoseItemsFail() throws {
+    let outcome = try parseFixture("damage/stray-end-tags.xml")
+    #expect(outcome.items.map(\.title) == ["one", "two"])
+    #expect(outcome.result.failure?.kind == .xml)
+    #expect(outcome.result.failure?.message.hasPrefix("stray end tags") == true)
+  }
+
   @Test(arguments: ["damage/html-page.xml", "damage/other-root.xml"])
   func otherVocabularyIsNotAFeed(path: String) throws {
     let outcome = try parseFixture(path)

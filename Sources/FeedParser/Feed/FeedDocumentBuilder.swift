@@ -106,8 +106,26 @@ final class FeedDocumentBuilder {
     return entity
   }
 
+  /// True when the root element closed only because libxml2's recovery matched a stray end tag
+  /// to an open element, and more elements followed: they were never read. (One stray `</b>`
+  /// in an item only shifts the nesting, so that the last `</rss>` is left over: harmless.)
+  var rootClosedEarly: Bool { mismatchedEndTag && contentAfterRoot }
+  private var mismatchedEndTag = false
+  private var contentAfterRoot = false
+
   func xmlError(message: String, line: Int, code: Int) {
     wellformed = false
+    switch xmlParserErrors(UInt32(code)) {
+    case XML_ERR_TAG_NAME_MISMATCH where !rootClosed: mismatchedEndTag = true
+    case XML_ERR_DOCUMENT_END where rootClosed:
+      // libxml2 raises this with its input at the left-over text, before halting.
+      if let input = context?.pointee.input, let current = input.pointee.cur,
+        let end = input.pointee.end, end - current >= 2
+      {
+        contentAfterRoot = !(current[0] == UInt8(ascii: "<") && current[1] == UInt8(ascii: "/"))
+      }
+    default: break
+    }
     if firstError == nil { firstError = "line \(line): \(message.trimmingSpaces())" }
   }
 
