@@ -52,6 +52,20 @@ import Testing
       outcome.result == FeedParseResult(wellformed: true, encoding: "iso-8859-1", failure: nil))
   }
 
+  /// The disagreement is settled on the first 8 KiB alone, so chunking cannot change it: here
+  /// the byte that is invalid UTF-8 comes after the window.
+  @Test func disagreementIsSettledOnAFixedWindow() {
+    let padding = String(repeating: "<item><title>plain</title></item>", count: 300)
+    var bytes = Array(Self.document("iso-8859-1", title: "x").utf8)
+    bytes.insert(contentsOf: Array(padding.utf8) + [0xE9], at: bytes.count - 17)
+    let whole = parse(bytes, charset: "utf-8")
+    #expect(whole.result.encoding == "utf-8")
+    #expect(whole.result.wellformed == false)
+    #expect(
+      parse(bytes, chunkSizes: Array(repeating: 100, count: bytes.count / 100), charset: "utf-8")
+        == whole)
+  }
+
   @Test func httpCharsetAloneDecides() {
     var bytes = Array("<rss version=\"2.0\"><channel><title>Caf_</title></channel></rss>".utf8)
     bytes[bytes.firstIndex(of: UInt8(ascii: "_"))!] = 0xE9

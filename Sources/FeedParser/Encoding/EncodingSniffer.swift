@@ -67,7 +67,8 @@ enum EncodingSniffer {
     case (let http?, let declared?):
       if http == declared { return EncodingDecision(name: http, skip: skip) }
       if !isFinal && bytes.count < validationWindow { return nil }
-      let sample = bytes[skip...]
+      // Exactly the window, however the bytes arrived: the decision must not depend on chunking.
+      let sample = bytes[min(skip, bytes.count)..<min(bytes.count, validationWindow)]
       // RFC 7303 section 3.2: the HTTP charset comes first when the bytes allow it.
       for candidate in [http, declared]
       where CharsetValidator.isValid(sample, in: candidate) == true {
@@ -145,7 +146,7 @@ enum EncodingSniffer {
 
   private static func declarationEnd(_ bytes: [UInt8], from start: Int) -> Int? {
     var index = start + 5
-    while index + 1 < bytes.count {
+    while index + 1 < min(bytes.count, declarationWindow) {
       if bytes[index] == UInt8(ascii: "?") && bytes[index + 1] == UInt8(ascii: ">") {
         return index
       }
