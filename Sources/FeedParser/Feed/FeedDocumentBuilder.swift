@@ -31,15 +31,15 @@ final class FeedDocumentBuilder {
   @exclusivity(unchecked) private(set) var itemCount = 0
 
   // Where the parse is.
-  @exclusivity(unchecked) private var depth = 0
+  @exclusivity(unchecked) private(set) var depth = 0
   private var netscapeDoctype = false
   @exclusivity(unchecked) private var expandedEntityCharacters = 0
   /// `xml:base` in effect, innermost last, with the depth of the element that set it.
   @exclusivity(unchecked) private var baseStack: [(depth: Int, uri: String)] = []
   @exclusivity(unchecked) private var ignoredDepth: Int?
   @exclusivity(unchecked) private var imageDepth: Int?
-  @exclusivity(unchecked) private var capture: TextCapture?
-  @exclusivity(unchecked) private var textBuffer: [UInt8] = []
+  @exclusivity(unchecked) var capture: TextCapture?
+  @exclusivity(unchecked) var textBuffer: [UInt8] = []
   @exclusivity(unchecked) private var elementCache: [ElementKey: FeedElement] = [:]
 
   // What is being built.
@@ -289,51 +289,6 @@ final class FeedDocumentBuilder {
     }
   }
 
-  private func beginCapture(_ element: FeedElement, attributes: XMLAttributes) {
-    textBuffer.removeAll(keepingCapacity: true)
-    switch element {
-    case .title, .description, .subtitle, .summary, .content, .rights:
-      let isAtom =
-        channel.version == .atom10 || channel.version == .atom03 || channel.version == .atom
-      let typeAttribute = attributes.value("type").map { $0.trimmingSpaces().lowercased() }
-      let mode = attributes.value("mode").map { $0.trimmingSpaces().lowercased() }
-      let defaultType = element == .description && !isAtom ? "text/html" : "text/plain"
-      let type = typeAttribute.map(Self.mimeType) ?? defaultType
-      var form = TextCapture.Form.text
-      if typeAttribute == "xhtml" {
-        form = .xhtml
-      } else if type.hasSuffix("+xml") || type.hasSuffix("/xml") {
-        if mode == nil || mode == "xml" { form = .xml }
-      }
-      // RFC 4287 section 4.1.3.3: other media types than text and XML are base64; Atom 0.3
-      // says so with mode="base64".
-      let isBase64 =
-        mode == "base64"
-        || (channel.version == .atom10 && form == .text && !type.hasPrefix("text/"))
-      capture = TextCapture(
-        element: element, depth: depth, form: form, type: type, isBase64: isBase64,
-        unwrapsXHTMLDiv: channel.version == .atom10)
-    case .contentEncoded:
-      capture = TextCapture(element: element, depth: depth, form: .text, type: "text/html")
-    case .guid:
-      let permalink = attributes.value("isPermaLink")?.trimmingSpaces().lowercased() != "false"
-      capture = TextCapture(
-        element: element, depth: depth, form: .text, type: nil, isPermalink: permalink)
-    default:
-      capture = TextCapture(element: element, depth: depth, form: .text, type: nil)
-    }
-  }
-
-  /// Atom's short type names (RFC 4287 section 3.1.1) as MIME types; others as given.
-  private static func mimeType(_ type: String) -> String {
-    switch type {
-    case "text", "": return "text/plain"
-    case "html": return "text/html"
-    case "xhtml": return "application/xhtml+xml"
-    default: return type
-    }
-  }
-
   private func finish(_ capture: TextCapture) {
     var text = String(decoding: textBuffer, as: UTF8.self)
     textBuffer.removeAll(keepingCapacity: textBuffer.capacity <= 1 << 16)
@@ -436,27 +391,4 @@ final class FeedDocumentBuilder {
     elementCache[key] = element
     return element
   }
-}
-
-/// The item being read, with what decides its fields at its end.
-struct ItemDraft {
-  var item: FeedItem
-  let depth: Int
-  var guid: String?
-  var guidIsPermalink = true
-  var iTunesAuthor: FeedPerson?
-
-  init(index: Int, depth: Int) {
-    item = FeedItem(index: index)
-    self.depth = depth
-  }
-}
-
-/// An Atom `author` (name, email, uri children) or an RSS `author` ("email (Name)" text).
-struct PersonDraft {
-  let depth: Int
-  var person = FeedPerson()
-  var text: [UInt8] = []
-
-  init(depth: Int) { self.depth = depth }
 }

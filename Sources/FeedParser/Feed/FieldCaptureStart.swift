@@ -1,0 +1,49 @@
+/// How a field element's text will be read, decided from its name and attributes when it
+/// starts: the MIME type it reports, whether children are markup to serialize (Atom `xhtml`,
+/// Atom 0.3 `mode="xml"`), and whether the text is base64.
+extension FeedDocumentBuilder {
+  func beginCapture(_ element: FeedElement, attributes: XMLAttributes) {
+    textBuffer.removeAll(keepingCapacity: true)
+    switch element {
+    case .title, .description, .subtitle, .summary, .content, .rights:
+      let isAtom =
+        channel.version == .atom10 || channel.version == .atom03 || channel.version == .atom
+      let typeAttribute = attributes.value("type").map { $0.trimmingSpaces().lowercased() }
+      let mode = attributes.value("mode").map { $0.trimmingSpaces().lowercased() }
+      let defaultType = element == .description && !isAtom ? "text/html" : "text/plain"
+      let type = typeAttribute.map(Self.mimeType) ?? defaultType
+      var form = TextCapture.Form.text
+      if typeAttribute == "xhtml" {
+        form = .xhtml
+      } else if type.hasSuffix("+xml") || type.hasSuffix("/xml") {
+        if mode == nil || mode == "xml" { form = .xml }
+      }
+      // RFC 4287 section 4.1.3.3: other media types than text and XML are base64; Atom 0.3
+      // says so with mode="base64".
+      let isBase64 =
+        mode == "base64"
+        || (channel.version == .atom10 && form == .text && !type.hasPrefix("text/"))
+      capture = TextCapture(
+        element: element, depth: depth, form: form, type: type, isBase64: isBase64,
+        unwrapsXHTMLDiv: channel.version == .atom10)
+    case .contentEncoded:
+      capture = TextCapture(element: element, depth: depth, form: .text, type: "text/html")
+    case .guid:
+      let permalink = attributes.value("isPermaLink")?.trimmingSpaces().lowercased() != "false"
+      capture = TextCapture(
+        element: element, depth: depth, form: .text, type: nil, isPermalink: permalink)
+    default:
+      capture = TextCapture(element: element, depth: depth, form: .text, type: nil)
+    }
+  }
+
+  /// Atom's short type names (RFC 4287 section 3.1.1) as MIME types; others as given.
+  private static func mimeType(_ type: String) -> String {
+    switch type {
+    case "text", "": return "text/plain"
+    case "html": return "text/html"
+    case "xhtml": return "application/xhtml+xml"
+    default: return type
+    }
+  }
+}
