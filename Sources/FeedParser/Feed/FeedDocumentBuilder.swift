@@ -305,8 +305,7 @@ final class FeedDocumentBuilder {
   }
 
   private func finishItem() {
-    guard var draft = item else { return }
-    item = nil
+    guard var draft = item.take() else { return }
     if draft.item.link == nil, let guid = draft.guid, draft.guidIsPermalink,
       Self.looksLikeURL(guid)
     {
@@ -328,8 +327,7 @@ final class FeedDocumentBuilder {
   }
 
   private func finishPerson() {
-    guard var draft = person else { return }
-    person = nil
+    guard var draft = person.take() else { return }
     if draft.person.name == nil && draft.person.email == nil && draft.person.uri == nil {
       let text = String(decoding: draft.text, as: UTF8.self)
       guard let parsed = PersonTextParser.person(from: text) else { return }
