@@ -143,6 +143,22 @@ import Testing
       ])
   }
 
+  @Test func oneFileNamedTwiceIsOneEnclosure() {
+    let outcome = parse(
+      """
+      <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><item>
+      <enclosure url="http://example.com/e.mp3" length="10"/>
+      <media:content url="http://example.com/e.mp3" type="audio/mpeg" fileSize="99"/>
+      <media:content url="http://example.com/e.jpg" type="image/jpeg"/>
+      </item></channel></rss>
+      """)
+    #expect(
+      outcome.items.first?.enclosures == [
+        FeedEnclosure(url: "http://example.com/e.mp3", type: "audio/mpeg", length: 10),
+        FeedEnclosure(url: "http://example.com/e.jpg", type: "image/jpeg"),
+      ])
+  }
+
   @Test func xmlBaseStack() throws {
     let outcome = try parseFixture("base/xml-base.xml")
     #expect(outcome.channel?.link == "http://example.com/root/index.html")

@@ -126,10 +126,25 @@ extension FeedDocumentBuilder {
   /// RSS `enclosure` and `media:content`; kept without a type, a length only when an integer.
   func addEnclosure(url: String?, type: String?, length: String?) {
     guard item != nil, let url = url?.trimmingSpaces(), !url.isEmpty else { return }
-    item!.item.enclosures.append(
+    appendEnclosure(
       FeedEnclosure(
         url: resolve(url), type: type.flatMap(Self.nonEmpty),
         length: length.flatMap { Int64($0.trimmingSpaces()) }))
+  }
+
+  /// Podcasts name one file twice, as `enclosure` and as `media:content`: keep the first, and
+  /// let the second fill in a type or length the first lacked.
+  private func appendEnclosure(_ enclosure: FeedEnclosure) {
+    if let index = item!.item.enclosures.firstIndex(where: { $0.url == enclosure.url }) {
+      if item!.item.enclosures[index].type == nil {
+        item!.item.enclosures[index].type = enclosure.type
+      }
+      if item!.item.enclosures[index].length == nil {
+        item!.item.enclosures[index].length = enclosure.length
+      }
+      return
+    }
+    item!.item.enclosures.append(enclosure)
   }
 
   /// An Atom link, or an `atom:link` in RSS. Like feedparser: `rel` defaults to `alternate`,
@@ -151,7 +166,7 @@ extension FeedDocumentBuilder {
           length: length))
       if rel == "alternate" && isHTML { item!.item.link = href }
       if rel == "enclosure" {
-        item!.item.enclosures.append(
+        appendEnclosure(
           FeedEnclosure(
             url: href, type: attributes.value("type").flatMap(Self.nonEmpty), length: length))
       }
