@@ -20,6 +20,8 @@ public final class StreamingFeedParser {
   private let builder: FeedDocumentBuilder
   private var parser: LibXMLPushParser?
   private var repairFilter: XMLRepairFilter?
+  /// For UTF-8 documents only: invalid sequences become U+FFFD before anything else.
+  private var utf8Repair: UTF8Repair?
   private var filtered: [UInt8] = []
   /// Bytes held until the encoding is decided; empty afterwards.
   private var prefix: [UInt8] = []
@@ -84,6 +86,7 @@ public final class StreamingFeedParser {
       start(decision)
     }
     if let parser, !parser.hasHalted, !builder.isStopped {
+      utf8Repair?.finish { filterAndPush($0) }
       if repairFilter != nil {
         filtered.removeAll(keepingCapacity: true)
         repairFilter!.finish(into: &filtered)
@@ -94,7 +97,7 @@ public final class StreamingFeedParser {
     }
     builder.finishDocument()
     let failure = outcome()
-    let repaired = repairFilter?.repaired ?? false
+    let repaired = (repairFilter?.repaired ?? false) || (utf8Repair?.repaired ?? false)
     let trustworthy = decision?.trustworthy ?? true
     parser = nil
     return FeedParseResult(
@@ -143,6 +146,7 @@ public final class StreamingFeedParser {
     self.decision = decision
     self.parser = parser
     if CharsetNames.isASCIICompatible(decision.name) { repairFilter = XMLRepairFilter() }
+    if decision.name == "utf-8" { utf8Repair = UTF8Repair() }
     let held = prefix
     prefix = []
     let skip = min(decision.skip, held.count)
@@ -151,6 +155,15 @@ public final class StreamingFeedParser {
 
   private func push(_ bytes: UnsafeRawBufferPointer) {
     guard let parser, !parser.hasHalted, !builder.isStopped, bytes.count > 0 else { return }
+    if utf8Repair != nil {
+      utf8Repair!.process(bytes) { filterAndPush($0) }
+    } else {
+      filterAndPush(bytes)
+    }
+  }
+
+  private func filterAndPush(_ bytes: UnsafeRawBufferPointer) {
+    guard let parser, bytes.count > 0 else { return }
     if repairFilter != nil {
       filtered.removeAll(keepingCapacity: true)
       repairFilter!.process(bytes, into: &filtered)

@@ -44,3 +44,27 @@ import Testing
     )
   }
 }
+
+/// `FEEDPARSER_CORPUS=/dir swift test --filter corpusChunkInvariance` checks that every file
+/// under a directory (feedparser's test corpus, a crawl) parses the same whole, byte by byte
+/// and in random chunks, and prints each file that does not.
+@Test func corpusChunkInvariance() throws {
+  guard let root = ProcessInfo.processInfo.environment["FEEDPARSER_CORPUS"] else { return }
+  guard let enumerator = FileManager.default.enumerator(atPath: root) else { return }
+  var checked = 0
+  var differing: [String] = []
+  var generator = SeededGenerator(seed: 42)
+  for case let path as String in enumerator where path.hasSuffix(".xml") {
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + path)))
+    let whole = parse(bytes)
+    let sizes = (0..<bytes.count).map { _ in Int.random(in: 1...16, using: &generator) }
+    if parse(bytes, chunkSizes: Array(repeating: 1, count: bytes.count)) != whole
+      || parse(bytes, chunkSizes: sizes) != whole
+    {
+      differing.append(path)
+    }
+    checked += 1
+  }
+  print("\(checked) files, \(differing.count) chunk-dependent:", differing.sorted())
+  #expect(differing.isEmpty)
+}

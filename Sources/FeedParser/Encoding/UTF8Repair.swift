@@ -1,0 +1,108 @@
+/// Replaces every invalid UTF-8 sequence with U+FFFD before libxml2 reads the bytes. libxml2
+/// 2.9.14 meets a bad byte by switching the rest of the document to ISO-8859-1 at a point that
+/// depends on how the bytes were chunked; replacing them here makes the text the same however
+/// the document arrives, and never silent mojibake (`repaired` makes it not well-formed).
+/// Sequences are judged as RFC 3629 section 4 defines them; one cut by a chunk boundary is held
+/// back until the next chunk.
+struct UTF8Repair {
+  /// True once a byte was replaced.
+  private(set) var repaired = false
+  /// The start of a sequence that the last chunk cut off (at most three bytes).
+  private var pending: [UInt8] = []
+  private var joined: [UInt8] = []
+
+  private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+
+  /// Hands `body` the repaired bytes: the input itself when it is valid and whole, which is the
+  /// common case and costs no copy.
+  mutating func process(_ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+    if pending.isEmpty {
+      let scan = Self.scan(input)
+      if scan.invalidAt == nil && scan.validEnd == input.count {
+        body(input)
+        return
+      }
+    }
+    joined.removeAll(keepingCapacity: true)
+    joined.append(contentsOf: pending)
+    joined.append(contentsOf: input)
+    pending.removeAll()
+    var output: [UInt8] = []
+    output.reserveCapacity(joined.count + 8)
+    joined.withUnsafeBytes { bytes in
+      var start = 0
+      while start < bytes.count {
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+        let scan = Self.scan(rest)
+        output.append(contentsOf: rest[..<scan.validEnd])
+        if let invalid = scan.invalidAt {
+          output.append(contentsOf: Self.replacement)
+          repaired = true
+          start += invalid + scan.invalidLength
+        } else {
+          pending.append(contentsOf: rest[scan.validEnd...])
+          break
+        }
+      }
+    }
+    output.withUnsafeBytes(body)
+  }
+
+  /// A sequence still cut off at the end of the document is invalid.
+  mutating func finish(_ body: (UnsafeRawBufferPointer) -> Void) {
+    guard !pending.isEmpty else { return }
+    pending.removeAll()
+    repaired = true
+    Self.replacement.withUnsafeBytes(body)
+  }
+
+  private struct Scan {
+    /// Bytes from the start that are whole valid sequences.
+    var validEnd: Int
+    /// Where an invalid sequence starts (== validEnd), and how many bytes it spans.
+    var invalidAt: Int?
+    var invalidLength = 1
+  }
+
+  private static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
+    let count = bytes.count
+    var index = 0
+    while index < count {
+      // ASCII eight bytes at a time: most feed markup is ASCII.
+      while index + 8 <= count,
+        bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        index += 8
+      }
+      guard index < count else { break }
+      let lead = bytes[index]
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      let length: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0: (length, low) = (3, 0xA0)
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: (length, high) = (3, 0x9F)
+      case 0xF0: (length, low) = (4, 0x90)
+      case 0xF1...0xF3: length = 4
+      case 0xF4: (length, high) = (4, 0x8F)
+      default: return Scan(validEnd: index, invalidAt: index)
+      }
+      for offset in 1..<length {
+        guard index + offset < count else { return Scan(validEnd: index) }
+        let byte = bytes[index + offset]
+        let (min, max) = offset == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
+        if byte < min || byte > max {
+          return Scan(validEnd: index, invalidAt: index, invalidLength: offset)
+        }
+      }
+      index += length
+    }
+    return Scan(validEnd: count)
+  }
+}
