@@ -19,6 +19,14 @@ import Testing
     #expect(outcome.items.first?.title == "記事一")
   }
 
+  @Test func shiftJISWithWindowsExtensions() throws {
+    let outcome = try parseFixture("encoding/shift_jis-windows-extensions.xml")
+    #expect(
+      outcome.result == FeedParseResult(wellformed: true, encoding: "shift_jis", failure: nil))
+    #expect(outcome.channel?.title == "①②③ ㈱テスト")
+    #expect(outcome.items.first?.title == "第Ⅲ章")
+  }
+
   @Test(arguments: [
     ("encoding/iso-8859-1.xml", "iso-8859-1", "Café déjà vu"),
     ("encoding/windows-1252.xml", "windows-1252", "€5 “quoted”"),

@@ -49,6 +49,21 @@ enum CharsetNames {
     return aliases[lowered] ?? lowered
   }
 
+  /// What to decode a (canonical) name with. Feeds that say Shift_JIS, EUC-JP, EUC-KR, GB2312
+  /// or Big5 are written by Windows and Mac software with those vendors' extensions (circled
+  /// digits ① = 0x8740 in Shift_JIS, which strict iconv rejects, stopping libxml2 at the first
+  /// one); the WHATWG Encoding Standard decodes these labels with the supersets too.
+  static func decoder(for name: String) -> String {
+    switch name {
+    case "shift_jis": return "cp932"
+    case "euc-jp": return "euc-jp-ms"
+    case "euc-kr": return "cp949"
+    case "gb2312", "gbk": return "gb18030"
+    case "big5": return "big5-hkscs"
+    default: return name
+    }
+  }
+
   /// The UTF-16 or UTF-32 family a (canonical) name belongs to, if any.
   static func family(_ name: String) -> Family? { families[name] }
 

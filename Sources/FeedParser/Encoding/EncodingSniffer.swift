@@ -71,7 +71,7 @@ enum EncodingSniffer {
       let sample = bytes[min(skip, bytes.count)..<min(bytes.count, validationWindow)]
       // RFC 7303 section 3.2: the HTTP charset comes first when the bytes allow it.
       for candidate in [http, declared]
-      where CharsetValidator.isValid(sample, in: candidate) == true {
+      where CharsetValidator.isValid(sample, in: CharsetNames.decoder(for: candidate)) == true {
         return EncodingDecision(name: candidate, skip: skip)
       }
       return EncodingDecision(name: http, skip: skip, trustworthy: false)

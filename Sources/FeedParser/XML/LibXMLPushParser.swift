@@ -53,7 +53,9 @@ final class LibXMLPushParser {
     handler.internalSubset = saxInternalSubset
     var encodingHandler: xmlCharEncodingHandlerPtr?
     if encoding != "utf-8" {
-      guard let found = xmlFindCharEncodingHandler(encoding) else { return nil }
+      guard let found = xmlFindCharEncodingHandler(CharsetNames.decoder(for: encoding)) else {
+        return nil
+      }
       encodingHandler = found
     }
     let userData = Unmanaged.passUnretained(builder).toOpaque()
