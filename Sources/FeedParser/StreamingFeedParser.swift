@@ -22,6 +22,8 @@ public final class StreamingFeedParser {
   private var repairFilter: XMLRepairFilter?
   /// For UTF-8 documents only: invalid sequences become U+FFFD before anything else.
   private var utf8Repair: UTF8Repair?
+  /// For ASCII-compatible encodings: the DOCTYPE reaches libxml2 in one piece.
+  private var doctypeGate: DoctypeGate?
   private var filtered: [UInt8] = []
   /// Bytes held until the encoding is decided; empty afterwards.
   private var prefix: [UInt8] = []
@@ -51,6 +53,7 @@ public final class StreamingFeedParser {
   /// Bytes and open elements the parser holds: bounded however many items the document has.
   var retainedStateSize: Int {
     prefix.count + filtered.count + builder.retainedStateSize + (parser?.unparsedByteCount ?? 0)
+      + (doctypeGate?.heldByteCount ?? 0)
   }
 
   /// The first error libxml2 reported, for diagnostics.
@@ -90,9 +93,10 @@ public final class StreamingFeedParser {
       if repairFilter != nil {
         filtered.removeAll(keepingCapacity: true)
         repairFilter!.finish(into: &filtered)
-        filtered.withUnsafeBytes { parser.push($0, terminate: false) }
+        filtered.withUnsafeBytes { gateAndPush($0) }
         filtered.removeAll()
       }
+      doctypeGate?.finish { parser.push($0, terminate: false) }
       parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
     }
     builder.finishDocument()
@@ -145,7 +149,10 @@ public final class StreamingFeedParser {
     }
     self.decision = decision
     self.parser = parser
-    if CharsetNames.isASCIICompatible(decision.name) { repairFilter = XMLRepairFilter() }
+    if CharsetNames.isASCIICompatible(decision.name) {
+      repairFilter = XMLRepairFilter()
+      doctypeGate = DoctypeGate()
+    }
     if decision.name == "utf-8" { utf8Repair = UTF8Repair() }
     let held = prefix
     prefix = []
@@ -163,12 +170,21 @@ public final class StreamingFeedParser {
   }
 
   private func filterAndPush(_ bytes: UnsafeRawBufferPointer) {
-    guard let parser, bytes.count > 0 else { return }
+    guard parser != nil, bytes.count > 0 else { return }
     if repairFilter != nil {
       filtered.removeAll(keepingCapacity: true)
       repairFilter!.process(bytes, into: &filtered)
-      filtered.withUnsafeBytes { parser.push($0, terminate: false) }
+      filtered.withUnsafeBytes { gateAndPush($0) }
       filtered.removeAll(keepingCapacity: filtered.capacity <= 1 << 20)
+    } else {
+      gateAndPush(bytes)
+    }
+  }
+
+  private func gateAndPush(_ bytes: UnsafeRawBufferPointer) {
+    guard let parser, bytes.count > 0 else { return }
+    if doctypeGate != nil {
+      doctypeGate!.process(bytes) { parser.push($0, terminate: false) }
     } else {
       parser.push(bytes, terminate: false)
     }

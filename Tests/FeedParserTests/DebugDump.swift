@@ -68,3 +68,12 @@ import Testing
   print("\(checked) files, \(differing.count) chunk-dependent:", differing.sorted())
   #expect(differing.isEmpty)
 }
+
+/// `FEEDPARSER_DUMP_CHUNKED=/path/file.xml swift test --filter dumpChunkings` prints the
+/// outcome whole and byte by byte, for investigating a chunk-dependent document.
+@Test func dumpChunkings() throws {
+  guard let path = ProcessInfo.processInfo.environment["FEEDPARSER_DUMP_CHUNKED"] else { return }
+  let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  print("whole:", parse(bytes))
+  print("bytes:", parse(bytes, chunkSizes: Array(repeating: 1, count: bytes.count)))
+}
