@@ -61,11 +61,12 @@ public final class StreamingFeedParser {
 
   /// Feeds the next chunk of the document.
   public func parse(_ chunk: UnsafeRawBufferPointer) {
-    guard !isStopped, chunk.count > 0 else { return }
+    // Whether the body was empty must not depend on where a stop fell among the chunks.
     byteCount += chunk.count
     if firstSignificantByte == nil, let byte = chunk.first(where: { !Self.isSpaceOrBOM($0) }) {
       firstSignificantByte = byte
     }
+    guard !isStopped, chunk.count > 0 else { return }
     if parser != nil {
       push(chunk)
       return

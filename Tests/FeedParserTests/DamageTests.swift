@@ -77,6 +77,17 @@ import Testing
     #expect(outcome.events.isEmpty)
   }
 
+  /// Zero bytes that look like UTF-32 stop libxml2 at once; whether the body counted as empty
+  /// must not depend on the chunking (a fuzzer find).
+  @Test func earlyStopIsChunkInvariant() {
+    let bytes: [UInt8] =
+      [0, 0, 0, 0xFE, 0xFF] + Array(repeating: 0, count: 40)
+      + Array("<?xml version=\"1.0\"?><rss/>".utf8)
+    let whole = parse(bytes)
+    #expect(whole.result.failure?.kind == .xml)
+    #expect(parse(bytes, chunkSizes: Array(repeating: 1, count: bytes.count)) == whole)
+  }
+
   @Test func plainTextFails() {
     #expect(parse("Service temporarily unavailable, try again later.").result.failure?.kind == .xml)
   }
