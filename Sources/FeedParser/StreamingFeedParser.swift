@@ -47,7 +47,8 @@ public final class StreamingFeedParser {
 
   /// True once the parse has stopped for good; further chunks are ignored.
   public var isStopped: Bool {
-    builder.isStopped || (parser?.hasHalted ?? false) || finished
+    builder.isStopped || finished
+      || ((parser?.hasHalted ?? false) && !builder.isReadingEpilog)
   }
 
   /// Bytes and open elements the parser holds: bounded however many items the document has.
@@ -89,7 +90,7 @@ public final class StreamingFeedParser {
         ?? EncodingDecision(name: "utf-8", skip: 0)
       start(decision)
     }
-    if let parser, !parser.hasHalted, !builder.isStopped {
+    if let parser, !parser.hasHalted || builder.isReadingEpilog, !builder.isStopped {
       utf8Repair?.finish { filterAndPush($0) }
       if repairFilter != nil {
         filtered.removeAll(keepingCapacity: true)
@@ -97,9 +98,12 @@ public final class StreamingFeedParser {
         filtered.withUnsafeBytes { gateAndPush($0) }
         filtered.removeAll()
       }
-      doctypeGate?.finish { parser.push($0, terminate: false) }
-      parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+      doctypeGate?.finish { deliver($0) }
+      if !builder.isReadingEpilog {
+        parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+      }
     }
+    builder.finishEpilog()
     builder.finishDocument()
     let failure = outcome()
     let repaired = (repairFilter?.repaired ?? false) || (utf8Repair?.repaired ?? false)
@@ -151,6 +155,7 @@ public final class StreamingFeedParser {
     self.decision = decision
     self.parser = parser
     if CharsetNames.isASCIICompatible(decision.name) {
+      builder.scansEpilogItself = true
       repairFilter = XMLRepairFilter()
       doctypeGate = DoctypeGate()
     }
@@ -162,7 +167,9 @@ public final class StreamingFeedParser {
   }
 
   private func push(_ bytes: UnsafeRawBufferPointer) {
-    guard let parser, !parser.hasHalted, !builder.isStopped, bytes.count > 0 else { return }
+    guard let parser, !parser.hasHalted || builder.isReadingEpilog, !builder.isStopped,
+      bytes.count > 0
+    else { return }
     if utf8Repair != nil {
       utf8Repair!.process(bytes) { filterAndPush($0) }
     } else {
@@ -183,10 +190,19 @@ public final class StreamingFeedParser {
   }
 
   private func gateAndPush(_ bytes: UnsafeRawBufferPointer) {
-    guard let parser, bytes.count > 0 else { return }
+    guard bytes.count > 0 else { return }
     if doctypeGate != nil {
-      doctypeGate!.process(bytes) { parser.push($0, terminate: false) }
+      doctypeGate!.process(bytes) { deliver($0) }
     } else {
+      deliver(bytes)
+    }
+  }
+
+  /// The last step: to libxml2, or after the root element to the epilog scanner.
+  private func deliver(_ bytes: UnsafeRawBufferPointer) {
+    if builder.isReadingEpilog {
+      builder.scanEpilog(bytes)
+    } else if let parser, !parser.hasHalted, !builder.isStopped {
       parser.push(bytes, terminate: false)
     }
   }

@@ -88,6 +88,26 @@ import Testing
     #expect(parse(bytes, chunkSizes: Array(repeating: 1, count: bytes.count)) == whole)
   }
 
+  @Test func trailingCommentsAreWellFormed() throws {
+    let outcome = try parseFixture("rss/trailing-comment.xml")
+    #expect(outcome.result == FeedParseResult(wellformed: true, encoding: "utf-8", failure: nil))
+    #expect(outcome.items.count == 1)
+  }
+
+  /// libxml2 read an unterminated comment after the root differently by chunking (a fuzzer
+  /// find); the epilog scanner reads it the same way every time.
+  @Test func unterminatedCommentAfterRootIsJunk() {
+    let bytes = Array(
+      "<rss version=\"2.0\"><channel><item><title>i</title></item></channel></rss>\n<!-- never ends - -s>"
+        .utf8)
+    let whole = parse(bytes)
+    #expect(whole.result == FeedParseResult(wellformed: false, encoding: "utf-8", failure: nil))
+    #expect(whole.items.count == 1)
+    for split in 1..<bytes.count {
+      #expect(parse(bytes, chunkSizes: [split]) == whole, "split at \(split)")
+    }
+  }
+
   @Test func plainTextFails() {
     #expect(parse("Service temporarily unavailable, try again later.").result.failure?.kind == .xml)
   }

@@ -109,9 +109,45 @@ final class FeedDocumentBuilder {
   /// True when the root element closed only because libxml2's recovery matched a stray end tag
   /// to an open element, and more elements followed: they were never read. (One stray `</b>`
   /// in an item only shifts the nesting, so that the last `</rss>` is left over: harmless.)
-  var rootClosedEarly: Bool { mismatchedEndTag && contentAfterRoot }
+  var rootClosedEarly: Bool {
+    mismatchedEndTag && (contentAfterRoot || epilog?.sawStartTag == true)
+  }
   private var mismatchedEndTag = false
   private var contentAfterRoot = false
+
+  /// Set for ASCII-compatible encodings: at the root's end tag libxml2 is stopped and
+  /// `EpilogScanner` reads the rest (see there why).
+  var scansEpilogItself = false
+  /// Reading what follows the root element.
+  @exclusivity(unchecked) private(set) var epilog: EpilogScanner?
+  var isReadingEpilog: Bool { epilog != nil }
+
+  /// The bytes after the root element, already through the repair steps.
+  func scanEpilog(_ bytes: UnsafeRawBufferPointer) {
+    epilog?.scan(bytes)
+  }
+
+  func finishEpilog() {
+    guard epilog != nil else { return }
+    epilog!.finish()
+    if epilog!.sawJunk {
+      wellformed = false
+      if firstError == nil { firstError = "content after the root element" }
+    }
+  }
+
+  /// The root's end tag was just parsed: take over the rest of libxml2's buffer, then stop it.
+  private func beginEpilog() {
+    guard scansEpilogItself, let context else { return }
+    var scanner = EpilogScanner()
+    if let input = context.pointee.input, let current = input.pointee.cur,
+      let end = input.pointee.end, end > current
+    {
+      scanner.scan(UnsafeRawBufferPointer(start: current, count: end - current))
+    }
+    epilog = scanner
+    xmlStopParser(context)
+  }
 
   func xmlError(message: String, line: Int, code: Int) {
     wellformed = false
@@ -187,7 +223,10 @@ final class FeedDocumentBuilder {
     if depth == imageDepth { imageDepth = nil }
     if person?.depth == depth { finishPerson() }
     if item?.depth == depth { finishItem() }
-    if depth == 1 { rootClosed = true }
+    if depth == 1 {
+      rootClosed = true
+      beginEpilog()
+    }
   }
 
   func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
