@@ -17,7 +17,7 @@ final class FeedDocumentBuilder {
   enum RootState { case none, feed, notAFeed }
 
   private let documentURL: String?
-  private let limits: StreamingFeedParser.Limits
+  let limits: StreamingFeedParser.Limits
   private let emit: (FeedEvent) -> Void
   private(set) var context: xmlParserCtxtPtr?
 
@@ -33,7 +33,7 @@ final class FeedDocumentBuilder {
   // Where the parse is.
   @exclusivity(unchecked) private(set) var depth = 0
   private var netscapeDoctype = false
-  @exclusivity(unchecked) private var expandedEntityCharacters = 0
+  @exclusivity(unchecked) var expandedEntityCharacters = 0
   /// `xml:base` in effect, innermost last, with the depth of the element that set it.
   @exclusivity(unchecked) private var baseStack: [(depth: Int, uri: String)] = []
   @exclusivity(unchecked) private var ignoredDepth: Int?
@@ -76,34 +76,6 @@ final class FeedDocumentBuilder {
     for id in [publicID, systemID] {
       if let id, String(cString: id).lowercased().contains("netscape") { netscapeDoctype = true }
     }
-  }
-
-  func entity(named name: UnsafePointer<xmlChar>?) -> xmlEntityPtr? {
-    guard !isStopped, let context, let entity = xmlSAX2GetEntity(context, name) else {
-      return nil
-    }
-    if entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY {
-      expandedEntityCharacters += Int(entity.pointee.length)
-      if expandedEntityCharacters > limits.maxEntityExpansion {
-        stop(.xml, "entity references expand to more than \(limits.maxEntityExpansion) characters")
-        return nil
-      }
-    }
-    return entity
-  }
-
-  func parameterEntity(named name: UnsafePointer<xmlChar>?) -> xmlEntityPtr? {
-    guard !isStopped, let context, let entity = xmlSAX2GetParameterEntity(context, name) else {
-      return nil
-    }
-    if entity.pointee.etype == XML_INTERNAL_PARAMETER_ENTITY {
-      expandedEntityCharacters += Int(entity.pointee.length)
-      if expandedEntityCharacters > limits.maxEntityExpansion {
-        stop(.xml, "entity references expand to more than \(limits.maxEntityExpansion) characters")
-        return nil
-      }
-    }
-    return entity
   }
 
   /// True when the root element closed only because libxml2's recovery matched a stray end tag
@@ -395,7 +367,7 @@ final class FeedDocumentBuilder {
     }
   }
 
-  private func stop(_ kind: FeedParseFailure.Kind, _ message: String) {
+  func stop(_ kind: FeedParseFailure.Kind, _ message: String) {
     guard stopFailure == nil else { return }
     stopFailure = FeedParseFailure(kind: kind, message: message)
     if let context { xmlStopParser(context) }
