@@ -76,6 +76,7 @@ final class LibXMLPushParser {
   }
 
   deinit {
+    builder.attach(context: nil)
     if let doc = context.pointee.myDoc {
       xmlFreeDoc(doc)
       context.pointee.myDoc = nil
