@@ -118,6 +118,13 @@ final class FeedDocumentBuilder {
     {
       scanner.scan(UnsafeRawBufferPointer(start: current, count: end - current))
     }
+    // With an encoder, libxml2 converts lazily: what it has not converted yet waits in the raw
+    // buffer, still in the document's (ASCII-compatible) encoding, and comes next.
+    if let raw = context.pointee.input?.pointee.buf?.pointee.raw, xmlBufUse(raw) > 0,
+      let content = xmlBufContent(raw)
+    {
+      scanner.scan(UnsafeRawBufferPointer(start: content, count: xmlBufUse(raw)))
+    }
     epilog = scanner
     xmlStopParser(context)
   }
