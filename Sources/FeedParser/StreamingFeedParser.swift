@@ -3,9 +3,12 @@
 /// one thread.
 ///
 /// Pipeline: the first bytes are held until `EncodingSniffer` has decided the encoding (BOM,
-/// UTF-16/32 pattern, HTTP charset and XML declaration); then every chunk goes through
-/// `XMLRepairFilter` (ASCII-compatible encodings only) into libxml2's SAX2 push parser, whose
-/// events `FeedDocumentBuilder` turns into `FeedEvent`s.
+/// UTF-16/32 pattern, HTTP charset and XML declaration); then every chunk becomes clean UTF-8
+/// (`IconvTranscoder` for other encodings, `UTF8Repair` for UTF-8), goes through
+/// `XMLRepairFilter` and `DoctypeGate` into libxml2's SAX2 push parser, whose events
+/// `FeedDocumentBuilder` turns into `FeedEvent`s; after the root element, `EpilogScanner`
+/// reads the rest. Each step carries a cut-off sequence to the next chunk, so the outcome does
+/// not depend on how the document was split.
 public final class StreamingFeedParser {
   public struct Limits: Sendable {
     /// Elements deeper than this stop the parse (`xml`); the root is depth 1.
@@ -22,6 +25,8 @@ public final class StreamingFeedParser {
   private var repairFilter: XMLRepairFilter?
   /// For UTF-8 documents only: invalid sequences become U+FFFD before anything else.
   private var utf8Repair: UTF8Repair?
+  /// For every other encoding: iconv to UTF-8, invalid sequences as U+FFFD.
+  private var transcoder: IconvTranscoder?
   /// For ASCII-compatible encodings: the DOCTYPE reaches libxml2 in one piece.
   private var doctypeGate: DoctypeGate?
   private var filtered: [UInt8] = []
@@ -91,6 +96,7 @@ public final class StreamingFeedParser {
       start(decision)
     }
     if let parser, !parser.hasHalted || builder.isReadingEpilog, !builder.isStopped {
+      transcoder?.finish { filterAndPush($0) }
       utf8Repair?.finish { filterAndPush($0) }
       if repairFilter != nil {
         filtered.removeAll(keepingCapacity: true)
@@ -106,7 +112,9 @@ public final class StreamingFeedParser {
     builder.finishEpilog()
     builder.finishDocument()
     let failure = outcome()
-    let repaired = (repairFilter?.repaired ?? false) || (utf8Repair?.repaired ?? false)
+    let repaired =
+      (repairFilter?.repaired ?? false) || (utf8Repair?.repaired ?? false)
+      || (transcoder?.repaired ?? false)
     let trustworthy = decision?.trustworthy ?? true
     parser = nil
     return FeedParseResult(
@@ -145,21 +153,24 @@ public final class StreamingFeedParser {
 
   private func start(_ decision: EncodingDecision) {
     var decision = decision
-    var parser = LibXMLPushParser(
-      encoding: decision.name, documentURL: documentURL, builder: builder)
-    if parser == nil {
-      // An encoding neither libxml2 nor iconv knows: read the bytes as UTF-8, not well-formed.
+    let decoder = CharsetNames.decoder(for: decision.name)
+    if decision.name != "utf-8" {
+      transcoder =
+        IconvTranscoder(from: decoder)
+        ?? IconvTranscoder(from: String(decoder.map { $0 == "_" ? "-" : $0 }))
+    }
+    if decision.name != "utf-8" && transcoder == nil {
+      // An encoding iconv does not know: read the bytes as UTF-8, not well-formed. (libxml2's
+      // own converters would read a chunk with a bad byte differently by chunking.)
       decision = EncodingDecision(name: "utf-8", skip: decision.skip, trustworthy: false)
-      parser = LibXMLPushParser(encoding: "utf-8", documentURL: documentURL, builder: builder)
     }
+    parser = LibXMLPushParser(documentURL: documentURL, builder: builder)
     self.decision = decision
-    self.parser = parser
-    if CharsetNames.isASCIICompatible(decision.name) {
-      builder.scansEpilogItself = true
-      repairFilter = XMLRepairFilter()
-      doctypeGate = DoctypeGate()
-    }
     if decision.name == "utf-8" { utf8Repair = UTF8Repair() }
+    // libxml2 reads UTF-8 only, so the byte-level steps always apply.
+    builder.scansEpilogItself = true
+    repairFilter = XMLRepairFilter()
+    doctypeGate = DoctypeGate()
     let held = prefix
     prefix = []
     let skip = min(decision.skip, held.count)
@@ -170,7 +181,9 @@ public final class StreamingFeedParser {
     guard let parser, !parser.hasHalted || builder.isReadingEpilog, !builder.isStopped,
       bytes.count > 0
     else { return }
-    if utf8Repair != nil {
+    if let transcoder {
+      transcoder.process(bytes) { filterAndPush($0) }
+    } else if utf8Repair != nil {
       utf8Repair!.process(bytes) { filterAndPush($0) }
     } else {
       filterAndPush(bytes)

@@ -19,6 +19,36 @@ import Testing
     #expect(outcome.items.first?.title == "記事一")
   }
 
+  /// Converting to UTF-8 first lets the byte repairs serve UTF-16 as well.
+  @Test func htmlEntitiesRepairedInUTF16() {
+    let text =
+      "<rss version=\"2.0\"><channel><title>Tom & Jerry&nbsp;&eacute;t&eacute;</title></channel></rss>"
+    let bytes: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    let outcome = parse(bytes)
+    #expect(outcome.channel?.title == "Tom & Jerry\u{A0}été")
+    #expect(
+      outcome.result == FeedParseResult(wellformed: false, encoding: "utf-16le", failure: nil))
+    #expect(parse(bytes, chunkSizes: Array(repeating: 1, count: bytes.count)) == outcome)
+  }
+
+  /// One byte that is not Shift_JIS becomes U+FFFD; libxml2 converting by itself lost the whole
+  /// chunk around it, so the outcome depended on the chunking (a fuzzer find).
+  @Test func invalidShiftJISByteIsReplaced() {
+    var bytes = Array(
+      "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><rss version=\"2.0\"><channel><title>a~b</title><item><title>i</title></item></channel></rss>"
+        .utf8)
+    bytes[bytes.firstIndex(of: UInt8(ascii: "~"))!] = 0xFF
+    let outcome = parse(bytes)
+    #expect(outcome.channel?.title == "a\u{FFFD}b")
+    #expect(outcome.items.count == 1)
+    #expect(
+      outcome.result == FeedParseResult(wellformed: false, encoding: "shift_jis", failure: nil))
+    for size in [1, 2, 3, 50] {
+      #expect(
+        parse(bytes, chunkSizes: Array(repeating: size, count: bytes.count / size + 1)) == outcome)
+    }
+  }
+
   @Test func shiftJISWithWindowsExtensions() throws {
     let outcome = try parseFixture("encoding/shift_jis-windows-extensions.xml")
     #expect(

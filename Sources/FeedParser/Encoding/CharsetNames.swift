@@ -25,6 +25,8 @@ enum CharsetNames {
     "500": "ibm500", "cp500": "ibm500", "csibm500": "ibm500", "ebcdic-cp-be": "ibm500",
     "ebcdic-cp-ch": "ibm500", "ebcdic_cp_be": "ibm500", "ebcdic_cp_ch": "ibm500",
     "cp875": "ibm875", "cp1140": "ibm1140",
+    // IBM PC code pages under Python's names that iconv spells otherwise.
+    "cp_is": "cp861", "csibm861": "cp861",
     // Mac code pages under Python's names, as iconv spells them.
     "maclatin2": "mac-centraleurope", "maccentraleurope": "mac-centraleurope",
     "maciceland": "mac-is", "macroman": "macintosh", "maccyrillic": "mac-cyrillic",

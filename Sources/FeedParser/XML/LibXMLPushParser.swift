@@ -31,14 +31,15 @@ final class LibXMLPushParser {
 
   /// Parsing options: recover from well-formedness errors (real feeds have them), never
   /// substitute or load external entities (`NOENT`, `DTDLOAD` stay off), no network, no
-  /// `HUGE`, and `IGNORE_ENC` because `StreamingFeedParser` decides the encoding itself.
+  /// `HUGE`, and `IGNORE_ENC` because what we push is UTF-8 whatever the declaration says.
   private static let options: Int32 = Int32(
     XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
 
   private static let initializeOnce: Void = { xmlInitParser() }()
 
-  /// Nil when libxml2 cannot make a context or does not know `encoding`.
-  init?(encoding: String, documentURL: String?, builder: FeedDocumentBuilder) {
+  /// Nil when libxml2 cannot make a context. The bytes pushed are UTF-8: `StreamingFeedParser`
+  /// converts every other encoding first (see `IconvTranscoder`).
+  init?(documentURL: String?, builder: FeedDocumentBuilder) {
     _ = Self.initializeOnce
     self.builder = builder
     handler.initialized = UInt32(XML_SAX2_MAGIC)
@@ -51,16 +52,8 @@ final class LibXMLPushParser {
     handler.getParameterEntity = saxGetParameterEntity
     handler.entityDecl = saxEntityDecl
     handler.internalSubset = saxInternalSubset
-    var encodingHandler: xmlCharEncodingHandlerPtr?
-    if encoding != "utf-8" {
-      guard let found = xmlFindCharEncodingHandler(CharsetNames.decoder(for: encoding)) else {
-        return nil
-      }
-      encodingHandler = found
-    }
     let userData = Unmanaged.passUnretained(builder).toOpaque()
     guard let context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil) else {
-      if let encodingHandler { xmlCharEncCloseFunc(encodingHandler) }
       return nil
     }
     self.context = context
@@ -68,10 +61,6 @@ final class LibXMLPushParser {
     // context's user data, which libxml2 sets to the parser context: point it at ours too.
     context.pointee.vctxt.userData = userData
     _ = xmlCtxtUseOptions(context, Self.options)
-    if let encodingHandler {
-      // xmlSwitchToEncoding takes the handler over, even when it fails.
-      _ = xmlSwitchToEncoding(context, encodingHandler)
-    }
     builder.attach(context: context)
   }
 
