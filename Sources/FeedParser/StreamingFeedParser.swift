@@ -1,6 +1,11 @@
 /// Parses one feed document from byte chunks of any size, split anywhere, and hands over the
 /// channel and then each item the moment its end tag is parsed. Not thread-safe: one document,
-/// one thread. STUB: the real implementation replaces this file.
+/// one thread.
+///
+/// Pipeline: the first bytes are held until `EncodingSniffer` has decided the encoding (BOM,
+/// UTF-16/32 pattern, HTTP charset and XML declaration); then every chunk goes through
+/// `XMLRepairFilter` (ASCII-compatible encodings only) into libxml2's SAX2 push parser, whose
+/// events `FeedDocumentBuilder` turns into `FeedEvent`s.
 public final class StreamingFeedParser {
   public struct Limits: Sendable {
     /// Elements deeper than this stop the parse (`xml`); the root is depth 1.
@@ -10,7 +15,18 @@ public final class StreamingFeedParser {
     public init() {}
   }
 
-  private let onEvent: (FeedEvent) -> Void
+  private let documentURL: String?
+  private let declaredCharset: String?
+  private let builder: FeedDocumentBuilder
+  private var parser: LibXMLPushParser?
+  private var repairFilter: XMLRepairFilter?
+  private var filtered: [UInt8] = []
+  /// Bytes held until the encoding is decided; empty afterwards.
+  private var prefix: [UInt8] = []
+  private var decision: EncodingDecision?
+  private var byteCount = 0
+  private var firstSignificantByte: UInt8?
+  private var finished = false
 
   /// - Parameters:
   ///   - documentURL: the URL relative links resolve against (after `xml:base`), if known.
@@ -20,20 +36,128 @@ public final class StreamingFeedParser {
     documentURL: String?, declaredCharset: String? = nil, limits: Limits = Limits(),
     onEvent: @escaping (FeedEvent) -> Void
   ) {
-    self.onEvent = onEvent
+    self.documentURL = documentURL
+    self.declaredCharset = declaredCharset
+    builder = FeedDocumentBuilder(documentURL: documentURL, limits: limits, emit: onEvent)
   }
 
   /// True once the parse has stopped for good; further chunks are ignored.
-  public private(set) var isStopped = false
+  public var isStopped: Bool {
+    builder.isStopped || (parser?.hasHalted ?? false) || finished
+  }
+
+  /// Bytes and open elements the parser holds: bounded however many items the document has.
+  var retainedStateSize: Int {
+    prefix.count + filtered.count + builder.retainedStateSize + (parser?.unparsedByteCount ?? 0)
+  }
+
+  /// The first error libxml2 reported, for diagnostics.
+  var firstXMLError: String? { builder.firstError }
 
   /// Feeds the next chunk of the document.
-  public func parse(_ chunk: UnsafeRawBufferPointer) {}
+  public func parse(_ chunk: UnsafeRawBufferPointer) {
+    guard !isStopped, chunk.count > 0 else { return }
+    byteCount += chunk.count
+    if firstSignificantByte == nil, let byte = chunk.first(where: { !Self.isSpaceOrBOM($0) }) {
+      firstSignificantByte = byte
+    }
+    if parser != nil {
+      push(chunk)
+      return
+    }
+    prefix.append(contentsOf: chunk)
+    guard
+      let decision = EncodingSniffer.decide(
+        prefix, declaredCharset: declaredCharset, isFinal: false)
+    else { return }
+    start(decision)
+  }
 
   /// Ends the document: flushes what is pending, hands over the channel if no item did, and
   /// says how the document ended. Call once.
   public func finish() -> FeedParseResult {
-    FeedParseResult(
-      wellformed: false, encoding: nil, failure: FeedParseFailure(kind: .xml, message: "stub"))
+    defer { finished = true }
+    if parser == nil && decision == nil && !prefix.isEmpty {
+      let decision =
+        EncodingSniffer.decide(prefix, declaredCharset: declaredCharset, isFinal: true)
+        ?? EncodingDecision(name: "utf-8", skip: 0)
+      start(decision)
+    }
+    if let parser, !parser.hasHalted, !builder.isStopped {
+      if repairFilter != nil {
+        filtered.removeAll(keepingCapacity: true)
+        repairFilter!.finish(into: &filtered)
+        filtered.withUnsafeBytes { parser.push($0, terminate: false) }
+        filtered.removeAll()
+      }
+      parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+    }
+    builder.finishDocument()
+    let failure = outcome()
+    let repaired = repairFilter?.repaired ?? false
+    let trustworthy = decision?.trustworthy ?? true
+    parser = nil
+    return FeedParseResult(
+      wellformed: failure == nil && builder.wellformed && !repaired && trustworthy,
+      encoding: decision?.name, failure: failure)
+  }
+
+  private func outcome() -> FeedParseFailure? {
+    if byteCount == 0 || firstSignificantByte == nil {
+      return FeedParseFailure(kind: .xml, message: "the document is empty")
+    }
+    if let failure = builder.stopFailure { return failure }
+    switch builder.rootState {
+    case .notAFeed:
+      return FeedParseFailure(kind: .notAFeed, message: "the root element is not RSS, RDF or Atom")
+    case .none:
+      if firstSignificantByte == UInt8(ascii: "{") || firstSignificantByte == UInt8(ascii: "[") {
+        return FeedParseFailure(kind: .notAFeed, message: "the document is JSON, not XML")
+      }
+      return FeedParseFailure(
+        kind: .xml, message: "not an XML document" + (builder.firstError.map { ": \($0)" } ?? ""))
+    case .feed:
+      if builder.rootClosed { return nil }
+      return FeedParseFailure(
+        kind: .xml,
+        message: "the document ended before its root element closed"
+          + (builder.firstError.map { ": \($0)" } ?? ""))
+    }
+  }
+
+  private func start(_ decision: EncodingDecision) {
+    var decision = decision
+    var parser = LibXMLPushParser(
+      encoding: decision.name, documentURL: documentURL, builder: builder)
+    if parser == nil {
+      // An encoding neither libxml2 nor iconv knows: read the bytes as UTF-8, not well-formed.
+      decision = EncodingDecision(name: "utf-8", skip: decision.skip, trustworthy: false)
+      parser = LibXMLPushParser(encoding: "utf-8", documentURL: documentURL, builder: builder)
+    }
+    self.decision = decision
+    self.parser = parser
+    if CharsetNames.isASCIICompatible(decision.name) { repairFilter = XMLRepairFilter() }
+    let held = prefix
+    prefix = []
+    let skip = min(decision.skip, held.count)
+    held[skip...].withUnsafeBytes { push($0) }
+  }
+
+  private func push(_ bytes: UnsafeRawBufferPointer) {
+    guard let parser, !parser.hasHalted, !builder.isStopped, bytes.count > 0 else { return }
+    if repairFilter != nil {
+      filtered.removeAll(keepingCapacity: true)
+      repairFilter!.process(bytes, into: &filtered)
+      filtered.withUnsafeBytes { parser.push($0, terminate: false) }
+      filtered.removeAll(keepingCapacity: filtered.capacity <= 1 << 20)
+    } else {
+      parser.push(bytes, terminate: false)
+    }
+  }
+
+  private static func isSpaceOrBOM(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0xEF || byte == 0xBB
+      || byte == 0xBF || byte == 0xFE || byte == 0xFF || byte == 0x00
   }
 }
 

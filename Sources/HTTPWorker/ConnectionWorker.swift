@@ -1,5 +1,13 @@
-/// One thread with its own run loop that alone owns libcurl. STUB: the real implementation
-/// replaces this file.
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One thread with its own run loop that alone owns libcurl: every curl call, and every delegate
+/// call, happens on it. Other threads talk to it through a locked inbox and a run-loop wake-up.
+///
+/// Life cycle: `init` starts the thread and returns once its run loop is ready; `stop()` (or
+/// `deinit`) cancels every transfer, tears curl down on the thread and waits for it to end.
+/// See docs/worker.md for the design and the measurements behind it.
 public final class ConnectionWorker: Sendable {
   public struct Configuration: Sendable {
     /// Transfers in flight at once; the rest wait in the worker's queue, outside curl.
@@ -9,21 +17,97 @@ public final class ConnectionWorker: Sendable {
     public init() {}
   }
 
-  public init(configuration: Configuration = Configuration()) {}
+  private let inbox = WorkerInbox()
+  private let nextID = Atomic<UInt64>(1)
+  /// Signalled by the worker thread as its last act; each waiter passes the signal on.
+  private let threadEnded = DispatchSemaphore(value: 0)
+  /// Counts curl calls per thread; tests use it to prove the one-thread rule held.
+  let audit: CurlThreadAudit
+
+  public init(configuration: Configuration = Configuration()) {
+    let startup = WorkerStartup()
+    let inbox = inbox
+    let threadEnded = threadEnded
+    let thread = Thread {
+      let loop = WorkerLoop(configuration: configuration, inbox: inbox)
+      startup.ready(loop.audit)
+      // Run until `stop` tears curl down. The pump's timer stays attached the whole time, so
+      // `run` sleeps instead of returning at once (FIELD-NOTES).
+      while !loop.isDone {
+        _ = RunLoop.current.run(mode: .default, before: .distantFuture)
+      }
+      threadEnded.signal()
+    }
+    thread.name = "feedpull.worker"
+    thread.start()
+    audit = startup.waitUntilReady()
+  }
+
+  deinit {
+    stop()
+  }
 
   /// Queues a transfer; its delegate is called on the worker thread. Safe from any thread.
+  /// After `stop()`, the delegate gets `didFail(.cancelled)` at once, on the calling thread.
   @discardableResult
-  public func add(_ request: TransferRequest, delegate: sending any TransferDelegate) -> TransferID {
-    TransferID(rawValue: 0)
+  public func add(_ request: TransferRequest, delegate: sending any TransferDelegate) -> TransferID
+  {
+    let id = TransferID(rawValue: nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
+    let handoff = DelegateHandoff(delegate: delegate)
+    inbox.transferAdded()
+    if !inbox.submit(.add(id, request, handoff)) {
+      inbox.transferEnded()
+      let error = TransferError(kind: .cancelled, message: "worker stopped")
+      handoff.delegate.transfer(id, didFail: error, summary: TransferSummary())
+    }
+    return id
   }
 
   /// Cancels a queued or running transfer: it fails with `cancelled` unless it already ended.
-  /// Safe from any thread.
-  public func cancel(_ id: TransferID) {}
+  /// Safe from any thread. Once this returns, no new delegate call for `id` starts other than
+  /// that `didFail`; a chunk being delivered on the worker thread at this moment may complete.
+  public func cancel(_ id: TransferID) {
+    inbox.submit(.cancel(id))
+  }
 
-  /// Resumes a transfer whose delegate answered `.pause`. Safe from any thread.
-  public func resume(_ id: TransferID) {}
+  /// Resumes a transfer whose delegate answered `.pause`; the held bytes are delivered again.
+  /// Safe from any thread; does nothing unless the transfer is paused when the worker gets to it.
+  public func resume(_ id: TransferID) {
+    inbox.submit(.resume(id))
+  }
+
+  /// Blocks until no transfer is queued or running (every delegate has ended), or until
+  /// `timeout` seconds pass; true when idle. Do not call it from a delegate.
+  public func waitUntilIdle(timeout: Double) -> Bool {
+    inbox.waitUntilIdle(deadline: Date(timeIntervalSinceNow: timeout))
+  }
 
   /// Cancels everything, tears curl down on the worker thread and waits for the thread to end.
-  public func stop() {}
+  /// Safe from any thread and more than once; from a delegate (the worker thread itself) it only
+  /// starts the shutdown, since the thread cannot wait for itself.
+  public func stop() {
+    inbox.submit(.stop)
+    guard !audit.isOwnerThread else { return }
+    threadEnded.wait()
+    threadEnded.signal()
+  }
+}
+
+/// Hands the worker thread's audit to `init`, which waits until the thread's run loop is ready.
+private final class WorkerStartup: Sendable {
+  private let audit = TSanVisibleMutex<CurlThreadAudit?>(nil)
+  private let signal = DispatchSemaphore(value: 0)
+
+  func ready(_ value: CurlThreadAudit) {
+    audit.withLock { $0 = value }
+    signal.signal()
+  }
+
+  func waitUntilReady() -> CurlThreadAudit {
+    signal.wait()
+    guard let audit = audit.withLock({ $0 }) else {
+      preconditionFailure("the worker thread signalled ready before handing over its audit")
+    }
+    return audit
+  }
 }

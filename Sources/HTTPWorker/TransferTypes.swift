@@ -7,6 +7,9 @@ public struct TransferRequest: Sendable {
   public var timeout: Double = 30
   /// Limit on connecting, in seconds.
   public var connectTimeout: Double = 10
+  /// A transfer that receives less than 1 byte a second for this many seconds (or for `timeout`,
+  /// if shorter) fails with `timeout`; 0 turns the check off. Whole seconds (curl's unit).
+  public var lowSpeedTime: Double = 30
   /// A body larger than this many bytes (after decompression) fails with `tooLarge`; the first
   /// `maxBodyBytes` bytes are delivered first. Nil means no limit.
   public var maxBodyBytes: Int64? = 64 << 20
@@ -97,6 +100,7 @@ public enum ChunkDisposition: Sendable {
 /// then exactly one of `didFinish` or `didFail`.
 public protocol TransferDelegate: AnyObject {
   func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition
+  /// `chunk` is valid only during the call (it is curl's buffer): copy what you keep.
   func transfer(_ id: TransferID, didReceive chunk: UnsafeRawBufferPointer) -> ChunkDisposition
   func transfer(_ id: TransferID, didFinish summary: TransferSummary)
   func transfer(_ id: TransferID, didFail error: TransferError, summary: TransferSummary)

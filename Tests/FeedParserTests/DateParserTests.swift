@@ -102,6 +102,25 @@ private let readableDates: [(String, String)] = [
   ("2004-366T12:00Z", "2004-12-31T12:00:00Z"),
   ("2003-12-31T24:00:00Z", "2004-01-01T00:00:00Z"),
   ("2016-12-31T23:59:60Z", "2017-01-01T00:00:00Z"),
+  // Google's extra zero in the month, and MSSQL's space before a minutes-only offset.
+  ("2003-012-31T10:14:55+00:00", "2003-12-31T10:14:55Z"),
+  ("2004-07-08 23:56:58 -00:20", "2004-07-09T00:16:58Z"),
+  ("2004-07-08 23:56:58.0", "2004-07-08T23:56:58Z"),
+  // More of feedparser's forms: an extra comma, an offset in asctime, MET/MEST, an ancient year.
+  ("Mon, 13 Feb, 2012 06:28:00 UTC", "2012-02-13T06:28:00Z"),
+  ("Sun Jul 15 01:16:00 +0000 2012", "2012-07-15T01:16:00Z"),
+  ("Thu Aug 30 2012 17:26:16 +0200", "2012-08-30T15:26:16Z"),
+  ("Thu, 30 Apr 2015 08:57:00 MET", "2015-04-30T07:57:00Z"),
+  ("Thu, 30 Apr 2015 08:57:00 MEST", "2015-04-30T06:57:00Z"),
+  ("Wed, 19 Feb 2012 22:40:00 GMT-01:01", "2012-02-19T23:41:00Z"),
+  ("Mon, 26 January 2004 16:31:00 PT", "2004-01-27T00:31:00Z"),
+  ("Thu, 01 Jan 0100 00:00:01 +0100", "0099-12-31T23:00:01Z"),
+  // Localized forms feedparser reads: Greek, Hungarian, Korean (OnBlog and Nate, in KST).
+  ("Κυρ, 11 Ιούλ 2004 12:00:00 EST", "2004-07-11T17:00:00Z"),
+  ("2004-július-13T9:15-05:00", "2004-07-13T14:15:00Z"),
+  ("2004년 05월 28일  01:31:15", "2004-05-27T16:31:15Z"),
+  ("2004-05-25 오후 11:23:17", "2004-05-25T14:23:17Z"),
+  ("2004-05-25 오전 11:23:17", "2004-05-25T02:23:17Z"),
   // Leap days, dates before 1970, the last representable second.
   ("2024-02-29T12:00:00Z", "2024-02-29T12:00:00Z"),
   ("2000-02-29", "2000-02-29T00:00:00Z"),
@@ -119,11 +138,20 @@ private let unreadableDates: [String] = [
   "2003-00-10", "2003-12-00", "2003-12-32", "2003-04-31", "2003-367", "2003-366",
   "2003-12-31T25:00:00Z", "2003-12-31T10:60:00Z", "2003-12-31T10:14:61Z",
   "2003-12-31T10:14:55+25:00", "2003-12-31T10:14:55+09:70", "2003-12-31T", "2003-12-31T10",
-  "2003-12-31X10:14:55", "03-12-31", "0000-01-01",
+  "2003-12-31X10:14:55", "0000-01-01",
   "Thu, 32 Jan 2004 19:48:21 GMT", "Thu, 29 Feb 2003 19:48:21 GMT", "Thu, 01 Foo 2004 19:48:21 GMT",
   "Thu, 01 Jan 2004 25:48:21 GMT", "Thu, 01 Jan 2004 19:48:21 +09:00:00", "Thu, 01 Jan",
   "Thu, 01 Jan 2004 19:48:21:07 GMT", "Thu, 01 Jan 2004 19 GMT", "01 Jan 12345 00:00:00 GMT",
   "Nov 1, 2025 13:30 PM", "2025-11-01T09:30:00+09:00 junk", "12/31/2003",
+  // From feedparser's own list of dates it refuses.
+  "Sun, 16 Dec 2012 1:2:3:4 GMT", "Sun, 16 zzz 2012 11:47:32 GMT", "Sun, Dec x 2012 11:47:32 GMT",
+  "Sun, 16 Dec zz 11:47:32 GMT", "Sun, 16 Dec 2012 11:47:32 +zz:00",
+  "Sun, 16 Dec 2012 11:47:32 +00:zz",
+  "Sun, 99 Jun 2009 12:00:00 GMT", "9999-12-31T23:59:59-99:99", "22013", "013", "2013-01-27-01",
+  "2013-01-28T11:30:00-06:00Textra", "2013-xx-27", "2013-01-28T09:xx:00Z",
+  "2013-01-28T09:00:00+00:xx",
+  "Sun, 31 Dec 9999 23:59:59 -9999", "9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00",
+  "2004년 05월 28일", "2004-05-25 오후 13:23:17",
 ]
 
 @Test("reads the date forms feeds write", arguments: readableDates)
@@ -143,6 +171,10 @@ func refusesDate(text: String) {
   #expect(FeedDateParser.rfc3339(-1) == "1969-12-31T23:59:59Z")
   #expect(FeedDateParser.rfc3339(-86_400) == "1969-12-31T00:00:00Z")
   #expect(FeedDateParser.rfc3339(253_402_300_799) == "9999-12-31T23:59:59Z")
+  #expect(FeedDateParser.rfc3339(-62_135_596_800) == "0001-01-01T00:00:00Z")
+  // Out of RFC 3339's range: clamped, never a trap.
+  #expect(FeedDateParser.rfc3339(.max) == "9999-12-31T23:59:59Z")
+  #expect(FeedDateParser.rfc3339(.min) == "0001-01-01T00:00:00Z")
 }
 
 /// Formatting and reading are inverse over the whole range, with a fixed seed so a failure

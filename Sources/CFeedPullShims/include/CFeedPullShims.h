@@ -36,4 +36,11 @@ int fp_epoll_create(void);
 int fp_epoll_ctl(int epfd, int op, int fd, uint32_t events);
 int fp_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_ms);
 
+// ThreadSanitizer annotations; no-ops unless the TSan runtime is linked in. Swift's
+// Synchronization.Mutex hands a contended lock over inside the kernel (a PI futex), which TSan
+// cannot see, so it reports races between critical sections of one Mutex. These calls tell it
+// about the happens-before edge the Mutex really provides.
+void fp_tsan_acquire(void *address);
+void fp_tsan_release(void *address);
+
 #endif

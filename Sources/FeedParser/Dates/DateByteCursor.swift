@@ -11,6 +11,11 @@ struct DateByteCursor {
   var isAtEnd: Bool { index >= bytes.endIndex }
   var peek: UInt8? { index < bytes.endIndex ? bytes[index] : nil }
 
+  /// The byte `offset` places ahead, if there is one.
+  func byte(at offset: Int) -> UInt8? {
+    index + offset < bytes.endIndex ? bytes[index + offset] : nil
+  }
+
   /// Consumes `byte` if it is next.
   mutating func take(_ byte: UInt8) -> Bool {
     guard peek == byte else { return false }

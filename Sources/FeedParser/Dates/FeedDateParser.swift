@@ -8,28 +8,39 @@ public enum FeedDateParser {
   /// Seconds since 1970-01-01T00:00:00Z for an RFC 822 or RFC 3339 / W3C-DTF date or a common
   /// variant of either; nil when the text matches no known form.
   public static func parse(_ text: String) -> Int64? {
-    var bytes = Array(text.utf8)
-    for index in bytes.indices where bytes[index] &- 0x41 < 26 { bytes[index] |= 0x20 }
-    var slice = bytes[...]
-    while let first = slice.first, isSpace(first) { slice.removeFirst() }
-    while let last = slice.last, isSpace(last) { slice.removeLast() }
-    guard !slice.isEmpty, slice.count <= 256 else { return nil }
-    let fields = ISO8601DateForm.parse(slice) ?? RFC822DateForm.parse(slice)
-    return fields?.secondsSince1970
+    let bytes = normalizedBytes(text)
+    guard !bytes.isEmpty, bytes.count <= 256 else { return nil }
+    var fields = ISO8601DateForm.parse(bytes[...]) ?? RFC822DateForm.parse(bytes[...])
+    if fields == nil, bytes.contains(where: { $0 >= 0x80 }) {
+      fields = LocalizedDateForm.parse(text)
+    }
+    // A zone can push year 1 or 9999 past RFC 3339's range; such an instant has no output form.
+    guard let seconds = fields?.secondsSince1970,
+      (firstRFC3339Second...lastRFC3339Second).contains(seconds)
+    else { return nil }
+    return seconds
   }
 
-  /// The instant as RFC 3339 in UTC: `2011-10-19T01:35:15Z`. Years before 1000 are padded to
-  /// four digits; years before 1 keep a minus sign (RFC 3339 has no such years, but the output
-  /// stays readable rather than wrong).
+  /// The UTF-8 of `text` with ASCII letters in lower case and surrounding white space gone.
+  static func normalizedBytes(_ text: String) -> [UInt8] {
+    var bytes = Array(text.utf8)
+    for index in bytes.indices where bytes[index] &- 0x41 < 26 { bytes[index] |= 0x20 }
+    let start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+    let end = bytes.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? start
+    return Array(bytes[start..<end])
+  }
+
+  /// The instant as RFC 3339 in UTC: `2011-10-19T01:35:15Z`. RFC 3339 years run from 0001 to
+  /// 9999 (four digits); an instant outside that range, which `parse` never returns, is clamped
+  /// to its ends rather than trapping on overflow.
   public static func rfc3339(_ secondsSince1970: Int64) -> String {
-    let days =
-      secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
-    let secondOfDay = secondsSince1970 - days * 86_400
+    let seconds = min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second)
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
     let date = CivilTime.date(days: days)
     var out: [UInt8] = []
     out.reserveCapacity(20)
-    if date.year < 0 { out.append(UInt8(ascii: "-")) }
-    append(abs(date.year), width: 4, to: &out)
+    append(date.year, width: 4, to: &out)
     out.append(UInt8(ascii: "-"))
     append(date.month, width: 2, to: &out)
     out.append(UInt8(ascii: "-"))
@@ -43,6 +54,10 @@ public enum FeedDateParser {
     out.append(UInt8(ascii: "Z"))
     return String(decoding: out, as: UTF8.self)
   }
+
+  /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+  static let firstRFC3339Second: Int64 = -62_135_596_800
+  static let lastRFC3339Second: Int64 = 253_402_300_799
 
   private static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

@@ -20,6 +20,14 @@ enum ISO8601DateForm {
     case (false, 4):
       fields.month = cursor.number(digits: 2) ?? 0
       fields.day = cursor.number(digits: 2) ?? 0
+    case (true, 3)
+    where cursor.peek == UInt8(ascii: "0") && cursor.byte(at: 3) == UInt8(ascii: "-"):
+      // Google once wrote months with an extra zero (`2003-012-31`); feedparser reads it.
+      cursor.index += 1
+      fields.month = cursor.number(digits: 2) ?? 0
+      _ = cursor.take(UInt8(ascii: "-"))
+      guard let day = cursor.number(digits: 2) else { return nil }
+      fields.day = day
     case (_, 3): fields.ordinalDay = cursor.number(digits: 3)
     default: return nil
     }

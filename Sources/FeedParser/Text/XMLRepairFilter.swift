@@ -1,18 +1,249 @@
 /// A streaming byte filter in front of libxml2 that keeps real feeds out of libxml2's recovery
-/// mode (which silently drops every entity reference after the first error). STUB: the real
-/// implementation replaces this file.
+/// mode. libxml2 2.9.14, once it has seen one well-formedness error, silently drops every
+/// entity reference that follows (even `&amp;`), and a C0 control byte makes it lose the
+/// character after it; feeds in the wild carry bare `&` (`AT&T`, query strings in links),
+/// HTML entities they never declare (`&nbsp;`, `&eacute;`) and stray control bytes pasted from
+/// word processors. The filter rewrites exactly those, so the document libxml2 sees is
+/// well-formed where the feed's only faults were these:
+///
+/// - C0 controls other than tab, LF and CR are dropped, everywhere (XML 1.0 §2.2 forbids them
+///   even in CDATA); DEL (0x7F) is legal and kept.
+/// - In character data and attribute values, an `&` that does not start a reference
+///   (`&name;`, `&#123;`, `&#x1F;`) becomes `&amp;`.
+/// - `&name;` naming an HTML5 entity that is neither one of XML's five nor declared in the
+///   internal subset becomes numeric references (`&nbsp;` → `&#160;`).
+/// - An unknown `&name;` becomes `&amp;name;`: the contract keeps it as literal text.
+/// - In character data and attribute values, a `<` that starts no markup (`a < b`) becomes
+///   `&lt;`.
+/// - A numeric reference to a character XML forbids is dropped when it names a C0 control (as
+///   the raw byte would be) and becomes U+FFFD otherwise, as HTML reads it.
+///
+/// It works on bytes, for ASCII-compatible encodings (UTF-8, ISO-8859-x, windows-125x,
+/// Shift_JIS, EUC-JP), where `&`, `<`, `;` and controls are never part of a multi-byte
+/// character. Shift_JIS trail bytes can be `]` (0x5D), so with `isShiftJIS` the end of a
+/// CDATA section is looked for only outside double-byte characters.
+///
+/// The output for any chunking of a document is byte-identical to the output for the whole:
+/// keywords are matched a byte at a time, and only a reference still open at the end of a
+/// chunk (`&nbs`) or a `<` that ends one is held back.
 struct XMLRepairFilter {
   /// True once the filter changed a byte: the document was not well-formed as sent.
   private(set) var repaired = false
 
-  init() {}
+  private var markup: XMLMarkupTracker
+  /// An `&…` whose end has not been seen; empty when none is open.
+  private var pendingReference: [UInt8] = []
+  /// A `<` in text whose next byte has not been seen: it is markup or a bare `<`.
+  private var pendingLessThan = false
+  private var referenceScan = XMLReferenceSyntax.Scan()
+
+  init() {
+    self.init(isShiftJIS: false)
+  }
+
+  /// - Parameter isShiftJIS: the document's bytes are Shift_JIS (or a superset such as
+  ///   windows-31j), whose trail bytes may be ASCII.
+  init(isShiftJIS: Bool) {
+    markup = XMLMarkupTracker(isShiftJIS: isShiftJIS)
+    pendingReference.reserveCapacity(64)
+  }
 
   /// Appends the repaired form of `input` to `output`; a partial construct at the end of
   /// `input` (`&nbs`) is held back until the next call.
   mutating func process(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) {
-    output.append(contentsOf: input)
+    output.reserveCapacity(output.count + input.count + 16)
+    let count = input.count
+    var index = 0
+    while index < count {
+      if pendingLessThan {
+        let byte = input[index]
+        if Self.isDroppedControl(byte) {
+          repaired = true
+          index += 1
+          continue
+        }
+        pendingLessThan = false
+        if Self.startsMarkup(byte) {
+          output.append(UInt8(ascii: "<"))
+          markup.enterTag()
+        } else {
+          // `a < b`, `x<5`: a `<` that starts no markup is text (XML 1.0 §2.4 wants `&lt;`).
+          repaired = true
+          output.append(contentsOf: "&lt;".utf8)
+        }
+        continue
+      }
+      if !pendingReference.isEmpty {
+        let byte = input[index]
+        if Self.isDroppedControl(byte) {
+          repaired = true
+          index += 1
+        } else if stepReference(byte, into: &output) {
+          index += 1
+        }
+        continue
+      }
+      if markup.isInText {
+        // The hot loop: copy ordinary bytes in runs, stepping over tags and references that
+        // need no repair, and stopping at anything else.
+        let start = index
+        while index < count {
+          let byte = input[index]
+          if byte == UInt8(ascii: "<") {
+            // The byte after `<` is looked at again as text, as `XMLMarkupTracker` would.
+            guard index + 1 < count, Self.startsTag(input[index + 1]) else { break }
+            index += 1
+          } else if byte == UInt8(ascii: "&") {
+            guard let end = verbatimReferenceEnd(input, from: index) else { break }
+            index = end
+          } else if byte < 0x20 && Self.isDroppedControl(byte) {
+            break
+          } else {
+            index += 1
+          }
+        }
+        if index > start {
+          output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[start..<index]))
+        }
+        guard index < count else { break }
+        let byte = input[index]
+        index += 1
+        if byte == UInt8(ascii: "&") {
+          pendingReference.append(byte)
+          referenceScan = XMLReferenceSyntax.Scan()
+        } else if byte == UInt8(ascii: "<") {
+          pendingLessThan = true
+        } else {
+          repaired = true
+        }
+        continue
+      }
+      let runEnd = markup.verbatimEnd(input, from: index)
+      if runEnd > index {
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<runEnd]))
+        index = runEnd
+        continue
+      }
+      let byte = input[index]
+      if Self.isDroppedControl(byte) {
+        repaired = true
+        index += 1
+      } else if markup.step(byte) {
+        output.append(byte)
+        index += 1
+      }
+    }
   }
 
-  /// Appends whatever was held back.
-  mutating func finish(into output: inout [UInt8]) {}
+  /// Appends whatever was held back: an `&…` cut off by the end of the document is bare.
+  mutating func finish(into output: inout [UInt8]) {
+    if !pendingReference.isEmpty { flushBareAmpersand(into: &output) }
+    // A document cut off after `<` stays cut off: libxml2 reports the truncation.
+    if pendingLessThan { output.append(UInt8(ascii: "<")) }
+    pendingLessThan = false
+  }
+
+  // MARK: - References
+
+  /// Moves an open reference on by one byte. Returns false when the byte ended the reference
+  /// without belonging to it, so it must be read again as text.
+  private mutating func stepReference(_ byte: UInt8, into output: inout [UInt8]) -> Bool {
+    let longestName = max(HTMLEntities.longestName, markup.longestDeclaredName)
+    switch referenceScan.next(byte, longestName: longestName) {
+    case .extends:
+      pendingReference.append(byte)
+      return true
+    case .ends:
+      resolve(XMLReferenceSyntax.kind(of: pendingReference), into: &output)
+      pendingReference.removeAll(keepingCapacity: true)
+      return true
+    case .bare:
+      flushBareAmpersand(into: &output)
+      return false
+    }
+  }
+
+  /// Writes a complete reference (`pendingReference` plus the `;` that ended it).
+  private mutating func resolve(_ kind: XMLReferenceSyntax.Kind, into output: inout [UInt8]) {
+    switch kind {
+    case .named(let name):
+      if XMLReferenceSyntax.isPredefined(name) || markup.declaredEntities.contains(Array(name)) {
+        output.append(contentsOf: pendingReference)
+        output.append(UInt8(ascii: ";"))
+      } else if let text = HTMLEntities.replacement(for: String(decoding: name, as: UTF8.self)) {
+        repaired = true
+        for scalar in text.unicodeScalars {
+          XMLReferenceSyntax.appendCharacterReference(scalar.value, to: &output)
+        }
+      } else {
+        // Contract: "an unknown &name; is kept as literal text".
+        repaired = true
+        output.append(contentsOf: "&amp;".utf8)
+        output.append(contentsOf: name)
+        output.append(UInt8(ascii: ";"))
+      }
+    case .numeric(let value, let wellFormed):
+      if wellFormed && XMLReferenceSyntax.isXMLCharacter(value) {
+        output.append(contentsOf: pendingReference)
+        output.append(UInt8(ascii: ";"))
+        return
+      }
+      repaired = true
+      if XMLReferenceSyntax.isXMLCharacter(value) {
+        XMLReferenceSyntax.appendCharacterReference(value, to: &output)
+      } else if value >= 0x20 {
+        XMLReferenceSyntax.appendCharacterReference(0xFFFD, to: &output)
+      }
+    }
+  }
+
+  private mutating func flushBareAmpersand(into output: inout [UInt8]) {
+    repaired = true
+    output.append(contentsOf: "&amp;".utf8)
+    output.append(contentsOf: pendingReference.dropFirst())
+    pendingReference.removeAll(keepingCapacity: true)
+  }
+
+  /// True when the byte after `<` makes it a start or end tag (a name-start character of XML
+  /// 1.0 §2.3, any byte of a non-ASCII one, or `/`): the fast path steps over those; `!` and
+  /// `?` go to `XMLMarkupTracker`, anything else is a bare `<`.
+  @inline(__always)
+  private static func startsTag(_ next: UInt8) -> Bool {
+    (next | 0x20) &- 0x61 < 26 || next == UInt8(ascii: "/") || next == UInt8(ascii: "_")
+      || next == UInt8(ascii: ":") || next >= 0x80
+  }
+
+  /// True when the byte after `<` makes it markup of any kind.
+  @inline(__always)
+  private static func startsMarkup(_ next: UInt8) -> Bool {
+    startsTag(next) || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
+  }
+
+  /// The end (after `;`) of a reference starting at `start` that lies wholly in `input` and
+  /// that the filter keeps as it is (`&amp;`, `&#233;`, a declared entity); nil for anything
+  /// else, which then goes through the byte-at-a-time path with the same result.
+  @inline(__always)
+  private func verbatimReferenceEnd(_ input: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    let longestName = max(HTMLEntities.longestName, markup.longestDeclaredName)
+    guard let end = XMLReferenceSyntax.completeEnd(input, from: start, longestName: longestName)
+    else {
+      return nil
+    }
+    let body = UnsafeRawBufferPointer(rebasing: input[(start + 1)..<(end - 1)])
+    if body[0] == UInt8(ascii: "#") {
+      guard body.count >= 2, body[1] != UInt8(ascii: "X") else { return nil }
+      return XMLReferenceSyntax.isXMLCharacter(XMLReferenceSyntax.numericValue(body)) ? end : nil
+    }
+    if XMLReferenceSyntax.isPredefined(body) { return end }
+    guard !markup.declaredEntities.isEmpty, markup.declaredEntities.contains(Array(body)) else {
+      return nil
+    }
+    return end
+  }
+
+  /// C0 controls other than tab, LF and CR: not XML 1.0 characters anywhere (§2.2).
+  @inline(__always)
+  private static func isDroppedControl(_ byte: UInt8) -> Bool {
+    byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
+  }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 extension FeedPuller {
@@ -11,7 +12,10 @@ extension FeedPuller {
   public func records(_ sources: [PullSource], bufferLimit: Int = 1024) -> PullRecordStream {
     let (stream, continuation) = AsyncStream.makeStream(of: PullRecord.self)
     let buffer = RecordStreamBuffer(continuation: continuation, limit: max(2, bufferLimit))
-    let batch = start(sources, into: buffer) { _ in continuation.finish() }
+    let batch = start(sources, into: buffer) { _ in
+      continuation.finish()
+      buffer.allEnded.signal()
+    }
     continuation.onTermination = { reason in
       buffer.terminate()
       if case .cancelled = reason { batch.cancel() }
@@ -54,6 +58,9 @@ final class RecordStreamBuffer: FlowControlledSink {
     var waiting = 0
     var terminated = false
     var onCaughtUp: [@Sendable () -> Void] = []
+    /// For tests: the most records that ever waited, and how often a producer was held back.
+    var peakWaiting = 0
+    var holds = 0
   }
 
   private let continuation: AsyncStream<PullRecord>.Continuation
@@ -65,8 +72,17 @@ final class RecordStreamBuffer: FlowControlledSink {
     self.limit = limit
   }
 
+  /// Signalled once every source has ended, even if the consumer has gone.
+  let allEnded = DispatchSemaphore(value: 0)
+
+  var peakWaiting: Int { state.withLock { $0.peakWaiting } }
+  var holds: Int { state.withLock { $0.holds } }
+
   func receive(_ record: PullRecord) {
-    state.withLock { $0.waiting += 1 }
+    state.withLock { state in
+      state.waiting += 1
+      state.peakWaiting = max(state.peakWaiting, state.waiting)
+    }
     continuation.yield(record)
   }
 
@@ -79,6 +95,7 @@ final class RecordStreamBuffer: FlowControlledSink {
   func whenCaughtUp(_ action: @escaping @Sendable () -> Void) {
     let now = state.withLock { state in
       if state.terminated || state.waiting <= limit / 2 { return true }
+      state.holds += 1
       state.onCaughtUp.append(action)
       return false
     }

@@ -5,7 +5,10 @@ import FeedParser
 enum JSONLinesEncoding {
   /// Appends `record` and its newline to `bytes`.
   static func append(_ record: PullRecord, to bytes: inout [UInt8]) {
-    var object = JSONObjectWriter(into: bytes)
+    // Move the buffer into the writer and back, so appending never copies what is pending.
+    var buffer: [UInt8] = []
+    swap(&buffer, &bytes)
+    var object = JSONObjectWriter(into: consume buffer)
     switch record {
     case .feed(let record): write(record, to: &object)
     case .item(let record): write(record, to: &object)

@@ -10,6 +10,10 @@ public final class FeedPuller: Sendable {
   private let worker: ConnectionWorker
   /// Bounds local readers to `jobs` at once, like transfers.
   private let localSlots: DispatchSemaphore
+  private let running = Atomic<Int>(0)
+
+  /// Sources started and not yet ended, across every batch.
+  public var activeSources: Int { running.load(ordering: .acquiring) }
 
   public init(options: PullOptions = PullOptions()) {
     self.options = options
@@ -62,7 +66,11 @@ public final class FeedPuller: Sendable {
     tracker: CompletionTracker
   ) {
     let location = SourceOrigin(source.source)
-    let onEnd: (EndRecord) -> Void = { tracker.ended($0) }
+    running.add(1, ordering: .releasing)
+    let onEnd: @Sendable (EndRecord) -> Void = { [self] end in
+      running.subtract(1, ordering: .releasing)
+      tracker.ended(end)
+    }
     switch location {
     case .http(let url):
       var request = TransferRequest(url: url)
@@ -88,7 +96,7 @@ public final class FeedPuller: Sendable {
         slots.wait()
         defer { slots.signal() }
         let document = DocumentPull(
-          source: name, sink: sink, maxBytes: maxBytes, onEnd: { tracker.ended($0) })
+          source: name, sink: sink, maxBytes: maxBytes, onEnd: onEnd)
         LocalSourceReader.read(
           location, into: document, flowControl: sink as? any FlowControlledSink,
           isCancelled: { batch.isCancelled })

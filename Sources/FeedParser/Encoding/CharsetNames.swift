@@ -1,0 +1,68 @@
+/// Character encoding names as feeds and servers spell them, reduced to the lower-case IANA name
+/// the contract reports (`utf-8`, `shift_jis`, `iso-8859-1`) and libxml2/iconv accept.
+enum CharsetNames {
+  /// The families whose byte order the bytes, not the name, decide.
+  enum Family { case utf16, utf32 }
+
+  private static let aliases: [String: String] = [
+    "utf8": "utf-8", "unicode-1-1-utf-8": "utf-8",
+    "latin1": "iso-8859-1", "latin-1": "iso-8859-1", "l1": "iso-8859-1",
+    "iso8859-1": "iso-8859-1", "iso_8859-1": "iso-8859-1", "iso-8859-1:1987": "iso-8859-1",
+    "cp819": "iso-8859-1", "ibm819": "iso-8859-1", "csisolatin1": "iso-8859-1",
+    "cp1252": "windows-1252", "x-cp1252": "windows-1252", "win-1252": "windows-1252",
+    "sjis": "shift_jis", "shift-jis": "shift_jis", "x-sjis": "shift_jis",
+    "ms_kanji": "shift_jis", "csshiftjis": "shift_jis",
+    "euc_jp": "euc-jp", "eucjp": "euc-jp", "x-euc-jp": "euc-jp",
+    "ascii": "us-ascii", "us_ascii": "us-ascii", "ansi_x3.4-1968": "us-ascii",
+    "euc_kr": "euc-kr", "euckr": "euc-kr", "ks_c_5601-1987": "euc-kr",
+    "big-5": "big5", "cn-big5": "big5", "x-x-big5": "big5",
+    "gb_2312-80": "gb2312", "iso-2022-jp-1": "iso-2022-jp",
+    // EBCDIC code pages under the names Python accepts (feedparser's corpus uses them).
+    "037": "ibm037", "cp037": "ibm037", "csibm037": "ibm037", "ibm039": "ibm037",
+    "ebcdic-cp-us": "ibm037", "ebcdic-cp-ca": "ibm037", "ebcdic-cp-wt": "ibm037",
+    "ebcdic-cp-nl": "ibm037", "ebcdic_cp_us": "ibm037", "ebcdic_cp_ca": "ibm037",
+    "ebcdic_cp_wt": "ibm037", "ebcdic_cp_nl": "ibm037",
+    "500": "ibm500", "cp500": "ibm500", "csibm500": "ibm500", "ebcdic-cp-be": "ibm500",
+    "ebcdic-cp-ch": "ibm500", "ebcdic_cp_be": "ibm500", "ebcdic_cp_ch": "ibm500",
+    "cp875": "ibm875", "cp1140": "ibm1140",
+    // Mac code pages under Python's names, as iconv spells them.
+    "maclatin2": "mac-centraleurope", "maccentraleurope": "mac-centraleurope",
+    "maciceland": "mac-is", "macroman": "macintosh", "maccyrillic": "mac-cyrillic",
+    // Windows' "ANSI code page" alias, windows-1252 in the West.
+    "dbcs": "windows-1252", "mbcs": "windows-1252",
+  ]
+
+  private static let families: [String: Family] = [
+    "utf-16": .utf16, "utf16": .utf16, "ucs-2": .utf16, "ucs2": .utf16,
+    "iso-10646-ucs-2": .utf16, "csunicode": .utf16, "unicode": .utf16,
+    "utf-16le": .utf16, "utf-16be": .utf16,
+    "utf-32": .utf32, "utf32": .utf32, "ucs-4": .utf32, "ucs4": .utf32,
+    "iso-10646-ucs-4": .utf32, "csucs4": .utf32, "utf-32le": .utf32, "utf-32be": .utf32,
+  ]
+
+  /// The canonical name, or nil for an empty name.
+  static func canonical(_ name: String) -> String? {
+    var lowered = name.lowercased().trimmingSpaces()
+    while let first = lowered.first, first == "\"" || first == "'" { lowered.removeFirst() }
+    while let last = lowered.last, last == "\"" || last == "'" { lowered.removeLast() }
+    guard !lowered.isEmpty else { return nil }
+    return aliases[lowered] ?? lowered
+  }
+
+  /// The UTF-16 or UTF-32 family a (canonical) name belongs to, if any.
+  static func family(_ name: String) -> Family? { families[name] }
+
+  /// Encodings in which `<`, `&`, `;` and the C0 controls are single bytes that never occur
+  /// inside a multi-byte character, so a byte-level repair cannot split a character. Not the
+  /// UTF-16/32 families; not ISO-2022, whose ESC shifts are C0 controls; not EBCDIC or UTF-7.
+  static func isASCIICompatible(_ name: String) -> Bool {
+    if family(name) != nil { return false }
+    if name.hasPrefix("iso-2022") || name.hasPrefix("utf-7") || name.hasPrefix("ebcdic")
+      || name.hasPrefix("ibm037") || name.hasPrefix("ibm500") || name.hasPrefix("ibm875")
+      || name.hasPrefix("ibm1140") || name.hasPrefix("hz")
+    {
+      return false
+    }
+    return true
+  }
+}

@@ -1,0 +1,299 @@
+import CLibXML2
+
+/// The one door to libxml2's SAX2 push parser: it owns the parser context, forwards the SAX
+/// callbacks to a `FeedDocumentBuilder`, and keeps every C pointer out of the rest of the module.
+///
+/// Entities, as found by experiment on libxml2 2.9.14 (see `EntityTests`):
+/// - Without `XML_PARSE_NOENT` and with a user_data that is not the context, `xmlParseEntityRef`
+///   finds a declared entity only through the `getEntity` callback (the built-in fallback to
+///   `xmlSAX2GetEntity` runs only when user_data is the context). So we declare entities with
+///   `xmlSAX2EntityDecl` into a bare `myDoc` (made by `xmlSAX2StartDocument` when a DOCTYPE
+///   appears) and look them up with `xmlSAX2GetEntity`, both called with the real context.
+/// - An internal entity's first reference is parsed by `xmlParseBalancedChunkMemoryInternal`,
+///   which sends its text through our `characters` callback; since no tree is built,
+///   `ent->children` stays NULL and every later reference is parsed again the same way. So each
+///   reference yields its text exactly once, through the ordinary callbacks, and nested
+///   references come back through `getEntity`, where we count their length.
+/// - An external parsed entity is never loaded without NOENT/DTDVALID: its reference yields
+///   nothing (the `reference` callback is left NULL). `externalSubset` is left NULL so an
+///   external DTD is never read.
+/// - Attribute values keep an internal entity reference literally (`&foo;`) without NOENT.
+final class LibXMLPushParser {
+  private let context: xmlParserCtxtPtr
+  private let builder: FeedDocumentBuilder
+  private var handler = xmlSAXHandler()
+
+  /// Parsing options: recover from well-formedness errors (real feeds have them), never
+  /// substitute or load external entities (`NOENT`, `DTDLOAD` stay off), no network, no
+  /// `HUGE`, and `IGNORE_ENC` because `StreamingFeedParser` decides the encoding itself.
+  private static let options: Int32 = Int32(
+    XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
+
+  private static let initializeOnce: Void = { xmlInitParser() }()
+
+  /// Nil when libxml2 cannot make a context or does not know `encoding`.
+  init?(encoding: String, documentURL: String?, builder: FeedDocumentBuilder) {
+    _ = Self.initializeOnce
+    self.builder = builder
+    handler.initialized = UInt32(XML_SAX2_MAGIC)
+    handler.startElementNs = saxStartElement
+    handler.endElementNs = saxEndElement
+    handler.characters = saxCharacters
+    handler.cdataBlock = saxCharacters
+    handler.serror = saxError
+    handler.getEntity = saxGetEntity
+    handler.getParameterEntity = saxGetParameterEntity
+    handler.entityDecl = saxEntityDecl
+    handler.internalSubset = saxInternalSubset
+    var encodingHandler: xmlCharEncodingHandlerPtr?
+    if encoding != "utf-8" {
+      guard let found = xmlFindCharEncodingHandler(encoding) else { return nil }
+      encodingHandler = found
+    }
+    let userData = Unmanaged.passUnretained(builder).toOpaque()
+    guard let context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil) else {
+      if let encodingHandler { xmlCharEncCloseFunc(encodingHandler) }
+      return nil
+    }
+    self.context = context
+    // Validity-class errors (an unread parameter entity) reach `serror` with the validation
+    // context's user data, which libxml2 sets to the parser context: point it at ours too.
+    context.pointee.vctxt.userData = userData
+    _ = xmlCtxtUseOptions(context, Self.options)
+    if let encodingHandler {
+      // xmlSwitchToEncoding takes the handler over, even when it fails.
+      _ = xmlSwitchToEncoding(context, encodingHandler)
+    }
+    builder.attach(context: context)
+  }
+
+  deinit {
+    if let doc = context.pointee.myDoc {
+      xmlFreeDoc(doc)
+      context.pointee.myDoc = nil
+    }
+    xmlFreeParserCtxt(context)
+  }
+
+  /// Bytes libxml2 holds that it has not parsed yet (the tail of the last chunk).
+  var unparsedByteCount: Int {
+    guard let input = context.pointee.input, let current = input.pointee.cur,
+      let end = input.pointee.end
+    else { return 0 }
+    return end - current
+  }
+
+  /// True once libxml2 will parse no more: it halted on a fatal error, or we stopped it.
+  var hasHalted: Bool { context.pointee.instate == XML_PARSER_EOF }
+
+  /// Feeds bytes in the encoding given at init; `terminate` ends the document.
+  func push(_ bytes: UnsafeRawBufferPointer, terminate: Bool) {
+    withSilencedGlobalErrors {
+      let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+      _ = xmlParseChunk(context, base, Int32(bytes.count), terminate ? 1 : 0)
+    }
+  }
+
+  /// Errors libxml2 raises without a context (iconv setup, encoding handlers) go to a
+  /// thread-local global handler that prints to stderr by default: silence it for the call,
+  /// then restore whatever the embedding program had set.
+  private func withSilencedGlobalErrors(_ body: () -> Void) {
+    let savedHandler = __xmlStructuredError().pointee
+    let savedContext = __xmlStructuredErrorContext().pointee
+    xmlSetStructuredErrorFunc(nil, saxIgnoreError)
+    body()
+    xmlSetStructuredErrorFunc(savedContext, savedHandler)
+  }
+}
+
+/// Counts toward `maxEntityExpansion` and stops the parse past it; see the type's comment.
+private func saxGetEntity(
+  _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
+) -> xmlEntityPtr? {
+  guard let userData else { return nil }
+  return FeedDocumentBuilder.from(userData).entity(named: name)
+}
+
+/// Parameter entities declared in the internal subset; an external one is found (so its
+/// reference is no error) but, without DTDLOAD, never read.
+private func saxGetParameterEntity(
+  _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
+) -> xmlEntityPtr? {
+  guard let userData else { return nil }
+  return FeedDocumentBuilder.from(userData).parameterEntity(named: name)
+}
+
+private func saxEntityDecl(
+  _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ type: Int32,
+  _ publicId: UnsafePointer<xmlChar>?, _ systemId: UnsafePointer<xmlChar>?,
+  _ content: UnsafeMutablePointer<xmlChar>?
+) {
+  guard let userData, let context = FeedDocumentBuilder.from(userData).context else { return }
+  xmlSAX2EntityDecl(context, name, type, publicId, systemId, content)
+}
+
+private func saxInternalSubset(
+  _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?,
+  _ externalID: UnsafePointer<xmlChar>?, _ systemID: UnsafePointer<xmlChar>?
+) {
+  guard let userData else { return }
+  let builder = FeedDocumentBuilder.from(userData)
+  builder.doctype(publicID: externalID, systemID: systemID)
+  guard let context = builder.context else { return }
+  if context.pointee.myDoc == nil { xmlSAX2StartDocument(context) }
+  xmlSAX2InternalSubset(context, name, externalID, systemID)
+}
+
+private func saxStartElement(
+  _ userData: UnsafeMutableRawPointer?, _ localname: UnsafePointer<xmlChar>?,
+  _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ namespaceCount: Int32,
+  _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int32,
+  _ defaultedCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+) {
+  guard let userData, let localname else { return }
+  Unmanaged<FeedDocumentBuilder>.fromOpaque(userData)._withUnsafeGuaranteedRef { builder in
+    builder.startElement(
+      localname: localname, prefix: prefix, uri: uri,
+      namespaces: UnsafeBufferPointer(start: namespaces, count: Int(namespaceCount) * 2),
+      attributes: XMLAttributes(
+        base: attributes, count: Int(attributeCount), context: builder.context))
+  }
+}
+
+private func saxEndElement(
+  _ userData: UnsafeMutableRawPointer?, _ localname: UnsafePointer<xmlChar>?,
+  _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?
+) {
+  guard let userData else { return }
+  Unmanaged<FeedDocumentBuilder>.fromOpaque(userData)._withUnsafeGuaranteedRef {
+    $0.endElement()
+  }
+}
+
+private func saxCharacters(
+  _ userData: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32
+) {
+  guard let userData, let bytes, count > 0 else { return }
+  Unmanaged<FeedDocumentBuilder>.fromOpaque(userData)._withUnsafeGuaranteedRef {
+    $0.characters(UnsafeBufferPointer(start: bytes, count: Int(count)))
+  }
+}
+
+private func saxError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+  guard let userData, let error else { return }
+  let level = error.pointee.level
+  guard level == XML_ERR_ERROR || level == XML_ERR_FATAL else { return }
+  // Not faults of the document as we read it: we decide the encoding ourselves (so a name in
+  // the declaration that libxml2 rejects does not matter), and XML 1.0 section 4.1 lets a
+  // document with an unread external subset or parameter entity use entities it cannot see.
+  switch xmlParserErrors(UInt32(error.pointee.code)) {
+  case XML_ERR_ENCODING_NAME, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_UNKNOWN_ENCODING,
+    XML_WAR_UNDECLARED_ENTITY:
+    return
+  default:
+    break
+  }
+  let text = error.pointee.message.map { String(cString: $0).trimmingSpaces() } ?? "XML error"
+  let message = text + " (libxml2 error \(error.pointee.code))"
+  FeedDocumentBuilder.from(userData).xmlError(
+    message: message, line: Int(error.pointee.line), code: Int(error.pointee.code))
+}
+
+private func saxIgnoreError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {}
+
+/// libxml2's attribute array: five pointers an attribute (local name, prefix, URI, value start,
+/// value end), valid only during the `startElementNs` callback.
+struct XMLAttributes {
+  let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+  let count: Int
+  /// For the entities an attribute value still refers to.
+  let context: xmlParserCtxtPtr?
+
+  /// The value of the attribute named `name` with no namespace, or in the `xml` namespace
+  /// when `xmlNamespace` is set.
+  func value(_ name: StaticString, inXMLNamespace: Bool = false) -> String? {
+    guard let base else { return nil }
+    for index in 0..<count {
+      let entry = base + index * 5
+      guard let localname = entry[0], bytesEqual(localname, name) else { continue }
+      let prefix = entry[1]
+      if inXMLNamespace {
+        guard let prefix, bytesEqual(prefix, "xml") else { continue }
+      } else if let prefix, !bytesEqual(prefix, "rdf") {
+        continue
+      }
+      guard let start = entry[3], let end = entry[4] else { return nil }
+      return decodedValue(UnsafeBufferPointer(start: start, count: end - start))
+    }
+    return nil
+  }
+
+  /// Every attribute as (qualified name, value), for serializing markup.
+  func all() -> [(name: String, value: String)] {
+    guard let base else { return [] }
+    var result: [(name: String, value: String)] = []
+    for index in 0..<count {
+      let entry = base + index * 5
+      guard let localname = entry[0], let start = entry[3], let end = entry[4] else { continue }
+      var name = String(cString: localname)
+      if let prefix = entry[1] { name = String(cString: prefix) + ":" + name }
+      result.append((name, decodedValue(UnsafeBufferPointer(start: start, count: end - start))))
+    }
+    return result
+  }
+}
+
+extension XMLAttributes {
+  /// Without `XML_PARSE_NOENT`, libxml2's SAX2 hands over `&amp;` in an attribute value as
+  /// `&#38;` and a declared entity as its reference (`&foo;`), ready for a tree that would
+  /// keep entity nodes: finish the decoding here, once.
+  fileprivate func decodedValue(_ bytes: UnsafeBufferPointer<xmlChar>) -> String {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard bytes.contains(UInt8(ascii: "&")) else { return text }
+    return decodeReferences(text, depth: 0)
+  }
+
+  private func decodeReferences(_ text: String, depth: Int) -> String {
+    var result = ""
+    var rest = Substring(text)
+    while let ampersand = rest.firstIndex(of: "&") {
+      result += rest[..<ampersand]
+      let afterAmpersand = rest.index(after: ampersand)
+      guard let semicolon = rest[afterAmpersand...].firstIndex(of: ";"),
+        rest.distance(from: afterAmpersand, to: semicolon) <= 64
+      else {
+        result += "&"
+        rest = rest[afterAmpersand...]
+        continue
+      }
+      let name = String(rest[afterAmpersand..<semicolon])
+      if name == "#38" {
+        result += "&"
+      } else if depth < 4, result.utf8.count < 1 << 16, let replacement = internalEntity(name) {
+        result += decodeReferences(replacement, depth: depth + 1)
+      } else {
+        result += rest[ampersand...semicolon]
+      }
+      rest = rest[rest.index(after: semicolon)...]
+    }
+    return result + rest
+  }
+
+  private func internalEntity(_ name: String) -> String? {
+    guard let context, !name.hasPrefix("#"),
+      let entity = name.withCString({
+        xmlSAX2GetEntity(context, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self))
+      }),
+      entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let content = entity.pointee.content
+    else { return nil }
+    return String(cString: content)
+  }
+}
+
+/// Compares a NUL-terminated libxml2 name with an ASCII literal without allocating.
+func bytesEqual(_ cString: UnsafePointer<xmlChar>, _ literal: StaticString) -> Bool {
+  let count = literal.utf8CodeUnitCount
+  let literalBytes = literal.utf8Start
+  for index in 0..<count where cString[index] != literalBytes[index] { return false }
+  return cString[count] == 0
+}

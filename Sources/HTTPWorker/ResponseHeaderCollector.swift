@@ -1,0 +1,78 @@
+import Foundation
+
+/// Collects the header lines curl reports for one transfer and keeps what the contract needs.
+///
+/// curl's header callback sees every response of a redirect chain, one line at a time, plus any
+/// 1xx interim responses (FIELD-NOTES, libcurl): each `HTTP/…` status line starts a new block, and
+/// only the last block's fields describe the document. The statuses of the blocks before it are
+/// the redirect hops, which decide `permanentRedirect`.
+struct ResponseHeaderCollector {
+  /// Fields of the current (latest) response block, by lower-cased name.
+  private var fields: [String: String] = [:]
+  private var currentStatus: Int?
+  /// Statuses of the finished, non-1xx blocks before the current one.
+  private(set) var hopStatuses: [Int] = []
+
+  /// Takes one raw header line as curl delivers it (with its CRLF).
+  mutating func take(line raw: String) {
+    let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    if line.hasPrefix("HTTP/") {
+      if let status = currentStatus, !(100..<200).contains(status) {
+        hopStatuses.append(status)
+      }
+      fields = [:]
+      currentStatus = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+      return
+    }
+    guard let colon = line.firstIndex(of: ":") else { return }
+    let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    fields[name] = value
+  }
+
+  /// True when there was at least one redirect and every hop was permanent (RFC 9110 §15.4:
+  /// 301 and 308 tell the client to update its references; 302, 303 and 307 do not).
+  var permanentRedirect: Bool {
+    !hopStatuses.isEmpty && hopStatuses.allSatisfy { $0 == 301 || $0 == 308 }
+  }
+
+  /// The final response as the delegate sees it.
+  func response(status: Int, url: String, now: Date = Date()) -> TransferResponse {
+    var response = TransferResponse(status: status, url: url)
+    response.permanentRedirect = permanentRedirect
+    response.contentType = fields["content-type"]
+    response.etag = fields["etag"]
+    response.lastModified = fields["last-modified"]
+    if status == 429 || status == 503, let value = fields["retry-after"] {
+      response.retryAfter = Self.retryAfterSeconds(value, now: now)
+    }
+    return response
+  }
+
+  /// `Retry-After` is either delay-seconds or an HTTP-date (RFC 9110 §10.2.3); a date becomes
+  /// the seconds from `now`, never negative.
+  static func retryAfterSeconds(_ value: String, now: Date) -> Int? {
+    if let seconds = Int(value), seconds >= 0 { return seconds }
+    guard let date = HTTPDate.parse(value) else { return nil }
+    return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+  }
+}
+
+/// HTTP-date in its preferred IMF-fixdate form and the two obsolete forms a recipient must accept
+/// (RFC 9110 §5.6.7).
+enum HTTPDate {
+  private static let formats = [
+    "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+  ]
+
+  static func parse(_ text: String) -> Date? {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    for format in formats {
+      formatter.dateFormat = format
+      if let date = formatter.date(from: text) { return date }
+    }
+    return nil
+  }
+}

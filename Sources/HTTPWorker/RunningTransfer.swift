@@ -1,0 +1,151 @@
+import CCurl
+import Foundation
+
+/// One transfer on the worker thread: its request, delegate, easy handle and what curl has told
+/// it so far. The write and header callbacks land here.
+final class RunningTransfer {
+  let id: TransferID
+  let request: TransferRequest
+  let delegate: any TransferDelegate
+  /// `host:port`, for the worker's per-host admission.
+  let hostKey: String
+  /// Asks the inbox whether `cancel(id)` was called, from any thread, since the last check.
+  private let isCancelRequested: (TransferID) -> Bool
+
+  private(set) var easy: CurlEasy?
+  private var headers = ResponseHeaderCollector()
+  /// Set once the final status was checked and the delegate accepted the response.
+  private(set) var responseDelivered = false
+  private(set) var bodyBytes: Int64 = 0
+  /// Why the worker aborted the transfer from a callback; curl then reports CURLE_WRITE_ERROR.
+  private(set) var abortReason: TransferError?
+  /// True while the delegate holds the transfer paused.
+  var isPaused = false
+
+  init(
+    id: TransferID, request: TransferRequest, delegate: any TransferDelegate,
+    isCancelRequested: @escaping (TransferID) -> Bool
+  ) {
+    self.id = id
+    self.request = request
+    self.delegate = delegate
+    self.isCancelRequested = isCancelRequested
+    let components = URLComponents(string: request.url)
+    let defaultPort = components?.scheme?.lowercased() == "https" ? 443 : 80
+    hostKey = "\(components?.host?.lowercased() ?? ""):\(components?.port ?? defaultPort)"
+  }
+
+  /// Creates and configures the easy handle. `context` is this object, unretained: the worker
+  /// keeps it alive for as long as the handle exists.
+  func makeHandle(audit: CurlThreadAudit, context: UnsafeMutableRawPointer) -> CurlEasy? {
+    guard let easy = CurlEasy(audit: audit) else { return nil }
+    self.easy = easy
+    TransferOptions.apply(request, to: easy)
+    easy.set(
+      CURLOPT_WRITEFUNCTION,
+      callback: { data, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<RunningTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+      })
+    easy.set(CURLOPT_WRITEDATA, context)
+    easy.set(
+      CURLOPT_HEADERFUNCTION,
+      callback: { data, size, count, context in
+        guard let context, let data else { return 0 }
+        let transfer = Unmanaged<RunningTransfer>.fromOpaque(context).takeUnretainedValue()
+        let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+        transfer.headers.take(line: String(decoding: bytes, as: UTF8.self))
+        return size * count
+      })
+    easy.set(CURLOPT_HEADERDATA, context)
+    return easy
+  }
+
+  /// The write callback: checks the final status before the first body byte, enforces the body
+  /// limit on decoded bytes, and hands chunks to the delegate. Returning fewer bytes than given
+  /// aborts the transfer; `CURL_WRITEFUNC_PAUSE` pauses it and curl delivers the same bytes again
+  /// after unpausing.
+  private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    guard abortReason == nil else { return 0 }
+    if isCancelRequested(id) {
+      abortReason = Self.cancelled
+      return 0
+    }
+    if !responseDelivered, let refusal = deliverResponse() {
+      abortReason = refusal
+      return 0
+    }
+    var deliverable = bytes.count
+    var overflow = false
+    if let limit = request.maxBodyBytes, bodyBytes + Int64(bytes.count) > limit {
+      deliverable = Int(max(0, limit - bodyBytes))
+      overflow = true
+    }
+    if deliverable > 0 {
+      let chunk = UnsafeRawBufferPointer(rebasing: bytes[0..<deliverable])
+      if delegate.transfer(id, didReceive: chunk) == .pause {
+        isPaused = true
+        return Int(CURL_WRITEFUNC_PAUSE)
+      }
+      bodyBytes += Int64(deliverable)
+    }
+    if overflow {
+      abortReason = TransferError(
+        kind: .tooLarge,
+        message: "body larger than \(request.maxBodyBytes ?? 0) bytes after decompression")
+      return 0
+    }
+    return bytes.count
+  }
+
+  /// Checks the final status and offers the response to the delegate; returns why the transfer
+  /// must stop instead, if it must. Called at the first body byte, or at completion when there
+  /// was no body (304, empty 200).
+  func deliverResponse() -> TransferError? {
+    let response = currentResponse()
+    let status = response.status
+    guard (200..<300).contains(status) || status == 304 else {
+      // With maxRedirects 0 curl still hands a followable 3xx to us; the contract calls that
+      // `redirects`, not `http`.
+      if (300..<400).contains(status), easy?.string(CURLINFO_REDIRECT_URL) != nil {
+        return TransferError(
+          kind: .redirects, message: "redirect not followed (limit \(request.maxRedirects))",
+          status: status)
+      }
+      return TransferError(kind: .http, message: "HTTP status \(status)", status: status)
+    }
+    if isCancelRequested(id) { return Self.cancelled }
+    responseDelivered = true
+    if delegate.transfer(id, didReceive: response) == .cancel { return Self.cancelled }
+    return nil
+  }
+
+  /// The final response as known now: status, effective URL and the last header block.
+  func currentResponse() -> TransferResponse {
+    let status = easy?.long(CURLINFO_RESPONSE_CODE) ?? 0
+    let url = easy?.string(CURLINFO_EFFECTIVE_URL) ?? request.url
+    return headers.response(status: status, url: url)
+  }
+
+  /// What the delegate learns at the end: the response if one arrived.
+  func summary() -> TransferSummary {
+    let status = easy?.long(CURLINFO_RESPONSE_CODE) ?? 0
+    return TransferSummary(response: status > 0 ? currentResponse() : nil, bodyBytes: bodyBytes)
+  }
+
+  /// Records a cancellation decided outside a callback (a queued or paused transfer).
+  func markCancelled() {
+    if abortReason == nil { abortReason = Self.cancelled }
+  }
+
+  /// Frees the easy handle.
+  func releaseHandle() {
+    easy?.cleanup()
+    easy = nil
+  }
+
+  static let cancelled = TransferError(kind: .cancelled, message: "cancelled")
+}
+
+@available(*, unavailable) extension RunningTransfer: Sendable {}

@@ -1,0 +1,161 @@
+import CCurl
+import CFeedPullShims
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Turns curl's socket and timer callbacks into run-loop events, without a polling tick.
+///
+/// - Sockets: curl's socket callback adds, changes or removes fds in one private epoll set
+///   (level-triggered). One `DispatchSource` watches the epoll fd; when it becomes readable the
+///   source suspends itself and asks the worker run loop to drain (`onReady`). The drain reads
+///   the ready fds with a zero-timeout `epoll_wait`, hands them to curl, then resumes the source.
+/// - Timer: one repeating run-loop `Timer` whose `fireDate` is curl's next deadline; distant
+///   future when curl has none. It stays attached for the worker's whole life, because a run loop
+///   with nothing attached does not sleep on Linux (FIELD-NOTES).
+///
+/// Used on the worker thread only, except the source's event handler (see `ReadSourceGate`).
+final class SocketPump {
+  /// One ready fd and the `CURL_CSELECT_*` flags for it.
+  struct Readiness {
+    var fd: Int32
+    var flags: Int32
+  }
+
+  private let epollFD: Int32
+  private var watched: Set<Int32> = []
+  private let gate: ReadSourceGate
+  private let timer: Timer
+
+  /// - Parameters:
+  ///   - onReady: called on the source's queue when some fd is ready; must post a drain.
+  ///   - onTimer: called on the worker run loop when curl's deadline passes.
+  init(onReady: @escaping @Sendable () -> Void, onTimer: @escaping @Sendable () -> Void) {
+    epollFD = fp_epoll_create()
+    precondition(epollFD >= 0, "epoll_create1 failed: errno \(errno)")
+    gate = ReadSourceGate(fd: epollFD, onReady: onReady)
+    // Timer(timeInterval:…) fires at once on Linux; Timer(fire:…) waits (FIELD-NOTES). The long
+    // interval only keeps the timer attached; `fireDate` is moved to each of curl's deadlines.
+    timer = Timer(fire: .distantFuture, interval: 86_400, repeats: true) { _ in onTimer() }
+    RunLoop.current.add(timer, forMode: .default)
+  }
+
+  /// curl's socket callback: what curl wants to hear about `fd` (`CURL_POLL_*`).
+  func watch(_ fd: Int32, what: Int32) {
+    if what == CURL_POLL_REMOVE {
+      if watched.remove(fd) != nil { _ = fp_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0) }
+      return
+    }
+    var events: UInt32 = 0
+    if what & CURL_POLL_IN != 0 { events |= EPOLLIN.rawValue }
+    if what & CURL_POLL_OUT != 0 { events |= EPOLLOUT.rawValue }
+    let op = watched.insert(fd).inserted ? EPOLL_CTL_ADD : EPOLL_CTL_MOD
+    if fp_epoll_ctl(epollFD, op, fd, events) != 0, op == EPOLL_CTL_ADD, errno == EEXIST {
+      // curl closed and reopened the same fd number without a REMOVE in between.
+      _ = fp_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events)
+    }
+  }
+
+  /// curl's timer callback: -1 means no deadline, 0 means as soon as possible. Never calls curl
+  /// back directly (curl forbids re-entrant calls from its callbacks): the timer fires on the next
+  /// turn of the run loop instead.
+  func setDeadline(milliseconds: Int) {
+    timer.fireDate =
+      milliseconds < 0 ? .distantFuture : Date(timeIntervalSinceNow: Double(milliseconds) / 1000)
+  }
+
+  /// Called first thing when the timer fires, so a deadline curl sets meanwhile wins.
+  func clearDeadline() {
+    timer.fireDate = .distantFuture
+  }
+
+  /// The fds ready now, without waiting.
+  func readyNow() -> [Readiness] {
+    var fds = [Int32](repeating: 0, count: 64)
+    var events = [UInt32](repeating: 0, count: 64)
+    let count = fp_epoll_wait(epollFD, &fds, &events, 64, 0)
+    guard count > 0 else { return [] }
+    return (0..<Int(count)).map { index in
+      var flags: Int32 = 0
+      if events[index] & EPOLLIN.rawValue != 0 { flags |= CURL_CSELECT_IN }
+      if events[index] & EPOLLOUT.rawValue != 0 { flags |= CURL_CSELECT_OUT }
+      if events[index] & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { flags |= CURL_CSELECT_ERR }
+      return Readiness(fd: fds[index], flags: flags)
+    }
+  }
+
+  /// Lets the source report readiness again after a drain.
+  func rearm() {
+    gate.resume()
+  }
+
+  /// Detaches the timer and cancels the source; the epoll fd is closed once the cancellation is
+  /// complete, never while the source may still watch it (FIELD-NOTES).
+  func tearDown() {
+    timer.invalidate()
+    gate.cancel()
+  }
+}
+
+/// The dispatch read source on the epoll fd, with its suspend/resume balance kept under a lock.
+///
+/// The event handler runs on a private queue and suspends the source until the worker has
+/// drained; the worker resumes it. Cancellation may race with a handler in progress, and
+/// libdispatch traps when a suspended source is released, so suspension state and cancellation
+/// are decided under one lock.
+private final class ReadSourceGate: Sendable {
+  private struct State {
+    // The source is not Sendable; keeping it inside the lock's state is what makes it safe here.
+    let source: any DispatchSourceRead
+    var suspended = false
+    var cancelled = false
+  }
+
+  private let state: TSanVisibleMutex<State>
+
+  init(fd: Int32, onReady: @escaping @Sendable () -> Void) {
+    let queue = DispatchQueue(label: "feedpull.worker.epoll")
+    state = TSanVisibleMutex(
+      State(source: DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)))
+    state.withLock { state in
+      state.source.setEventHandler { [weak self] in
+        guard let self, self.suspendForDrain() else { return }
+        onReady()
+      }
+      state.source.setCancelHandler { close(fd) }
+      state.source.activate()
+    }
+  }
+
+  /// True when the handler should post a drain; false once cancelled.
+  private func suspendForDrain() -> Bool {
+    state.withLock { state in
+      guard !state.cancelled, !state.suspended else { return false }
+      state.suspended = true
+      state.source.suspend()
+      return true
+    }
+  }
+
+  func resume() {
+    state.withLock { state in
+      guard state.suspended else { return }
+      state.suspended = false
+      state.source.resume()
+    }
+  }
+
+  func cancel() {
+    state.withLock { state in
+      guard !state.cancelled else { return }
+      state.cancelled = true
+      state.source.cancel()
+      if state.suspended {
+        state.suspended = false
+        state.source.resume()
+      }
+    }
+  }
+}
+
+@available(*, unavailable) extension SocketPump: Sendable {}

@@ -1,0 +1,29 @@
+import CFeedPullShims
+import Synchronization
+
+/// A `Mutex` whose critical sections ThreadSanitizer can see as ordered.
+///
+/// Measured here (Swift 6.3.1, Linux): four threads contending one `Synchronization.Mutex` make
+/// TSan report "Swift access race" between two `withLock` bodies, because a contended lock is
+/// handed over by the kernel (PI futex) without a user-space atomic that TSan observes; the same
+/// program with a pthread-based lock is clean. Announcing acquire/release on the lock's address
+/// keeps the worker's TSan runs meaningful. Outside TSan builds the annotations are two calls to
+/// empty functions.
+final class TSanVisibleMutex<Value: ~Copyable>: Sendable {
+  private let mutex: Mutex<Value>
+
+  init(_ value: consuming sending Value) {
+    mutex = Mutex(value)
+  }
+
+  func withLock<Result: ~Copyable, E: Error>(
+    _ body: (inout sending Value) throws(E) -> sending Result
+  ) throws(E) -> sending Result {
+    let address = Unmanaged.passUnretained(self).toOpaque()
+    return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
+      fp_tsan_acquire(address)
+      defer { fp_tsan_release(address) }
+      return try body(&value)
+    }
+  }
+}

@@ -1,0 +1,243 @@
+import CCurl
+import Foundation
+
+/// Everything the worker thread owns: the curl multi handle, the socket pump, the queue of
+/// waiting transfers and the running ones. Created, used and torn down on that thread only.
+///
+/// Admission: a transfer enters curl only when one of `maxInFlight` slots is free and its host
+/// has fewer than `maxPerHost` transfers running, because time spent queued inside curl counts
+/// against CURLOPT_TIMEOUT (FIELD-NOTES). The queue is FIFO except that a transfer whose host is
+/// full lets later transfers to other hosts pass.
+final class WorkerLoop {
+  let audit: CurlThreadAudit
+  private let configuration: ConnectionWorker.Configuration
+  private let inbox: WorkerInbox
+  private let doorbell: RunLoopDoorbell
+  private let multi: CurlMulti
+  private var pump: SocketPump?
+  private var waiting: [RunningTransfer] = []
+  private var running: [UnsafeMutableRawPointer: RunningTransfer] = [:]
+  private var runningByID: [TransferID: RunningTransfer] = [:]
+  private var runningPerHost: [String: Int] = [:]
+  /// Set once `stop` has torn curl down; the thread's loop then ends.
+  private(set) var isDone = false
+
+  init(configuration: ConnectionWorker.Configuration, inbox: WorkerInbox) {
+    self.configuration = configuration
+    self.inbox = inbox
+    audit = CurlThreadAudit()
+    doorbell = RunLoopDoorbell()
+    multi = CurlMulti(audit: audit)
+
+    let reference = WorkerLoopReference(self)
+    let doorbell = doorbell
+    pump = SocketPump(
+      onReady: { doorbell.post { reference.loop?.drainSockets() } },
+      onTimer: { reference.loop?.curlDeadlinePassed() })
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    multi.setSocketCallback(
+      { _, fd, what, context, _ in
+        guard let context else { return 0 }
+        Unmanaged<WorkerLoop>.fromOpaque(context).takeUnretainedValue().pump?.watch(fd, what: what)
+        return 0
+      }, context: context)
+    multi.setTimerCallback(
+      { _, milliseconds, context in
+        guard let context else { return 0 }
+        let loop = Unmanaged<WorkerLoop>.fromOpaque(context).takeUnretainedValue()
+        loop.pump?.setDeadline(milliseconds: milliseconds)
+        return 0
+      }, context: context)
+    // A second line behind our own per-host admission: redirects to another host are only
+    // limited here (and wait inside curl).
+    multi.setOption(CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxPerHost))
+    inbox.attach(doorbell: doorbell) { reference.loop?.drainInbox() }
+  }
+
+  // MARK: Events from the run loop
+
+  /// Runs the commands other threads queued.
+  private func drainInbox() {
+    for command in inbox.takeCommands() {
+      switch command {
+      case .add(let id, let request, let handoff):
+        waiting.append(
+          RunningTransfer(
+            id: id, request: request, delegate: handoff.delegate,
+            isCancelRequested: { [inbox] in inbox.isCancelRequested($0) }))
+      case .cancel(let id): cancel(id)
+      case .resume(let id): resume(id)
+      case .stop: stop()
+      }
+    }
+    admit()
+  }
+
+  /// Some of curl's sockets are ready: tell curl, reap, and let the source report again.
+  private func drainSockets() {
+    guard let pump else { return }
+    for ready in pump.readyNow() {
+      multi.socketAction(ready.fd, ready.flags)
+    }
+    reapFinished()
+    pump.rearm()
+  }
+
+  /// curl's timer ran out.
+  private func curlDeadlinePassed() {
+    pump?.clearDeadline()
+    multi.socketAction(CURL_SOCKET_TIMEOUT, 0)
+    reapFinished()
+  }
+
+  // MARK: Transfers
+
+  private func admit() {
+    while !isDone, running.count < max(1, configuration.maxInFlight),
+      let index = waiting.firstIndex(where: {
+        runningPerHost[$0.hostKey, default: 0] < max(1, configuration.maxPerHost)
+      })
+    {
+      start(waiting.remove(at: index))
+    }
+  }
+
+  private func start(_ transfer: RunningTransfer) {
+    let context = Unmanaged.passUnretained(transfer).toOpaque()
+    guard let easy = transfer.makeHandle(audit: audit, context: context) else {
+      end(transfer, .failure(TransferError(kind: .network, message: "curl_easy_init failed")))
+      return
+    }
+    let added = multi.add(easy)
+    guard added == CURLM_OK else {
+      let message = String(cString: curl_multi_strerror(added))
+      end(transfer, .failure(TransferError(kind: .network, message: message)))
+      return
+    }
+    running[easy.handle] = transfer
+    runningByID[transfer.id] = transfer
+    runningPerHost[transfer.hostKey, default: 0] += 1
+  }
+
+  private func reapFinished() {
+    while let (handle, result) = multi.nextFinished() {
+      guard let transfer = running[handle] else { continue }
+      detach(transfer)
+      end(transfer, outcome(of: transfer, result: result))
+    }
+    admit()
+  }
+
+  /// How a transfer that curl finished ends, from what the callbacks saw and curl's result.
+  private func outcome(of transfer: RunningTransfer, result: CURLcode) -> Result<
+    Void, TransferError
+  > {
+    if let reason = transfer.abortReason { return .failure(reason) }
+    guard result == CURLE_OK else {
+      let kind = CurlResultKind.kind(of: result)
+      let status = transfer.easy?.long(CURLINFO_RESPONSE_CODE) ?? 0
+      let message = transfer.easy?.message(for: result) ?? "curl error \(result.rawValue)"
+      let statusKinds: [TransferError.Kind] = [.http, .redirects, .protocol]
+      return .failure(
+        TransferError(
+          kind: kind, message: message,
+          status: statusKinds.contains(kind) && status > 0 ? status : nil))
+    }
+    // No body reached the write callback (a 304, an empty 200, an error status without a body):
+    // the status is checked and the response offered here.
+    if !transfer.responseDelivered, let refusal = transfer.deliverResponse() {
+      return .failure(refusal)
+    }
+    return .success(())
+  }
+
+  private func cancel(_ id: TransferID) {
+    if let index = waiting.firstIndex(where: { $0.id == id }) {
+      let transfer = waiting.remove(at: index)
+      transfer.markCancelled()
+      end(transfer, .failure(RunningTransfer.cancelled))
+    } else if let transfer = runningByID[id] {
+      detach(transfer)
+      transfer.markCancelled()
+      end(transfer, .failure(transfer.abortReason ?? RunningTransfer.cancelled))
+    }
+    inbox.settleCancel(id)
+  }
+
+  /// Unpauses a transfer whose delegate answered `.pause`. curl may deliver the held bytes from
+  /// inside `curl_easy_pause`. The socket API has a history of stalls after unpause (curl issues
+  /// #2393, #4966, #8360, #6631), so curl is kicked with a timeout action at once.
+  private func resume(_ id: TransferID) {
+    guard let transfer = runningByID[id], transfer.isPaused, let easy = transfer.easy else {
+      return
+    }
+    transfer.isPaused = false
+    let result = easy.unpause()
+    if result != CURLE_OK || transfer.abortReason != nil {
+      detach(transfer)
+      end(transfer, outcome(of: transfer, result: result))
+    }
+    multi.socketAction(CURL_SOCKET_TIMEOUT, 0)
+    reapFinished()
+  }
+
+  private func detach(_ transfer: RunningTransfer) {
+    guard let easy = transfer.easy else { return }
+    multi.remove(easy)
+    running[easy.handle] = nil
+    runningByID[transfer.id] = nil
+    runningPerHost[transfer.hostKey, default: 1] -= 1
+    if runningPerHost[transfer.hostKey] == 0 { runningPerHost[transfer.hostKey] = nil }
+  }
+
+  /// Tells the delegate, exactly once, and forgets the transfer.
+  private func end(_ transfer: RunningTransfer, _ outcome: Result<Void, TransferError>) {
+    let summary = transfer.summary()
+    transfer.releaseHandle()
+    switch outcome {
+    case .success: transfer.delegate.transfer(transfer.id, didFinish: summary)
+    case .failure(let error):
+      transfer.delegate.transfer(transfer.id, didFail: error, summary: summary)
+    }
+    inbox.settleCancel(transfer.id)
+    inbox.transferEnded()
+  }
+
+  /// Cancels everything, then tears curl down here on its own thread while the socket callback's
+  /// target (this object and the pump) is alive: `curl_multi_cleanup` calls it again.
+  private func stop() {
+    let queued = waiting
+    waiting = []
+    for transfer in queued {
+      end(transfer, .failure(RunningTransfer.cancelled))
+    }
+    for transfer in Array(running.values).sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+      detach(transfer)
+      end(transfer, .failure(RunningTransfer.cancelled))
+    }
+    multi.cleanup()
+    pump?.tearDown()
+    pump = nil
+    isDone = true
+    doorbell.stopLoop()
+  }
+}
+
+/// A weak reference to the worker loop that can ride in `@Sendable` closures (run-loop blocks,
+/// the dispatch source, the timer) and is dereferenced only on the worker thread.
+private struct WorkerLoopReference: @unchecked Sendable {
+  private weak var object: WorkerLoop?
+  private let audit: CurlThreadAudit
+
+  init(_ loop: WorkerLoop) {
+    object = loop
+    audit = loop.audit
+  }
+
+  var loop: WorkerLoop? {
+    assert(audit.isOwnerThread, "worker loop touched off its thread")
+    return object
+  }
+}
+
+@available(*, unavailable) extension WorkerLoop: Sendable {}

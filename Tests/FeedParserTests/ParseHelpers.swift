@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import FeedParser
+
+/// One parse: every event handed over, and how the document ended.
+struct ParseOutcome: Equatable {
+  var events: [FeedEvent]
+  var result: FeedParseResult
+
+  var channel: FeedChannel? {
+    for case .channel(let channel) in events { return channel }
+    return nil
+  }
+
+  var items: [FeedItem] {
+    events.compactMap {
+      if case .item(let item) = $0 { return item }
+      return nil
+    }
+  }
+}
+
+/// Parses `bytes` fed in chunks of the given sizes (the rest in one last chunk).
+func parse(
+  _ bytes: [UInt8], chunkSizes: [Int] = [], documentURL: String? = "http://example.com/feed",
+  charset: String? = nil, limits: StreamingFeedParser.Limits = .init()
+) -> ParseOutcome {
+  var events: [FeedEvent] = []
+  let parser = StreamingFeedParser(
+    documentURL: documentURL, declaredCharset: charset, limits: limits
+  ) { events.append($0) }
+  var offset = 0
+  for size in chunkSizes where offset < bytes.count {
+    let end = min(bytes.count, offset + size)
+    parser.parse(Array(bytes[offset..<end]))
+    offset = end
+  }
+  if offset < bytes.count { parser.parse(Array(bytes[offset...])) }
+  let result = parser.finish()
+  return ParseOutcome(events: events, result: result)
+}
+
+func parse(
+  _ text: String, documentURL: String? = "http://example.com/feed", charset: String? = nil
+) -> ParseOutcome {
+  parse(Array(text.utf8), documentURL: documentURL, charset: charset)
+}
+
+/// Every fixture under Tests/Fixtures, as paths relative to it.
+func fixturePaths() -> [String] {
+  let root = RepositoryPaths.fixtures
+  guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
+  return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".xml") }.sorted()
+}
+
+func fixture(_ path: String) throws -> [UInt8] {
+  Array(try Data(contentsOf: RepositoryPaths.fixtures.appendingPathComponent(path)))
+}
+
+/// A fixture parsed whole, with the document URL a file would have.
+func parseFixture(_ path: String, chunkSizes: [Int] = []) throws -> ParseOutcome {
+  parse(
+    try fixture(path), chunkSizes: chunkSizes,
+    documentURL: RepositoryPaths.fixtures.appendingPathComponent(path).absoluteString)
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import FeedParser
+
+/// Entities, external resources and nesting: what a hostile document must not achieve.
+@Suite struct SafetyTests {
+  /// 10 levels of 10 references: 10^9 "lol"s if expanded.
+  static let billionLaughs: String = {
+    var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [\n<!ENTITY lol0 \"lol\">\n"
+    for level in 1...9 {
+      let refs = String(repeating: "&lol\(level - 1);", count: 10)
+      text += "<!ENTITY lol\(level) \"\(refs)\">\n"
+    }
+    text += "]>\n<rss version=\"2.0\"><channel><title>&lol9;</title></channel></rss>\n"
+    return text
+  }()
+
+  @Test func billionLaughsEndsFastWithXMLFailure() {
+    let clock = ContinuousClock()
+    var outcome: ParseOutcome?
+    let elapsed = clock.measure { outcome = parse(Self.billionLaughs) }
+    #expect(outcome?.result.failure?.kind == .xml)
+    #expect(outcome?.result.wellformed == false)
+    #expect(outcome?.channel?.title == nil)
+    #expect(elapsed < .seconds(5))
+  }
+
+  @Test func quadraticBlowupEndsWithXMLFailure() {
+    let big = String(repeating: "x", count: 100_000)
+    let refs = String(repeating: "&big;", count: 20_000)
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE rss [<!ENTITY big "\(big)">]>
+      <rss version="2.0"><channel><title>\(refs)</title></channel></rss>
+      """
+    let outcome = parse(text)
+    #expect(outcome.result.failure?.kind == .xml)
+    #expect(outcome.result.failure?.message.contains("entity") == true)
+  }
+
+  @Test func smallInternalEntitiesAreExpandedOnceEach() {
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE rss [<!ENTITY who "Jo &amp; Co"><!ENTITY both "&who;/&who;">]>
+      <rss version="2.0"><channel><title>&both;</title><item><title>&who;</title></item></channel></rss>
+      """
+    let outcome = parse(text)
+    #expect(outcome.result.failure == nil)
+    #expect(outcome.result.wellformed)
+    #expect(outcome.channel?.title == "Jo & Co/Jo & Co")
+    #expect(outcome.items.first?.title == "Jo & Co")
+  }
+
+  @Test func externalEntityAndDTDAreNeverRead() throws {
+    let canary = "/tmp/feedparser-canary-\(getpid()).txt"
+    let secret = "CANARY-\(UInt64.random(in: 1...UInt64.max))"
+    try secret.write(toFile: canary, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: canary) }
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE rss SYSTEM "file://\(canary)" [
+      <!ENTITY leak SYSTEM "file://\(canary)">
+      <!ENTITY % pleak SYSTEM "file://\(canary)">
+      %pleak;
+      ]>
+      <rss version="2.0"><channel><title>before &leak; after</title>
+      <item><title>&leak;</title><description>x&leak;y</description></item></channel></rss>
+      """
+    var events: [FeedEvent] = []
+    let parser = StreamingFeedParser(documentURL: "file:///tmp/feed.xml") { events.append($0) }
+    parser.parse(Array(text.utf8))
+    let result = parser.finish()
+    #expect(!"\(events)".contains(secret))
+    #expect(!"\(result)".contains(secret))
+    let outcome = ParseOutcome(events: events, result: result)
+    #expect(outcome.channel?.title == "before  after")
+    #expect(outcome.items.first?.summary == "xy")
+  }
+
+  @Test func deepNestingStopsAtTheLimit() {
+    let depth = 100_000
+    var bytes = Array("<rss version=\"2.0\"><channel>".utf8)
+    bytes += Array(String(repeating: "<a>", count: depth).utf8)
+    bytes += Array(String(repeating: "</a>", count: depth).utf8)
+    bytes += Array("</channel></rss>".utf8)
+    let outcome = parse(bytes, chunkSizes: Array(repeating: 4096, count: bytes.count / 4096))
+    #expect(outcome.result.failure?.kind == .xml)
+    #expect(outcome.result.failure?.message.contains("512") == true)
+  }
+
+  @Test func nestingAtTheLimitIsAllowed() {
+    // Root (1) + channel (2) + 510 more = 512.
+    let inner = 510
+    let text =
+      "<rss version=\"2.0\"><channel>" + String(repeating: "<a>", count: inner)
+      + String(repeating: "</a>", count: inner) + "<title>ok</title></channel></rss>"
+    let outcome = parse(text)
+    #expect(outcome.result.failure == nil)
+    #expect(outcome.channel?.title == "ok")
+  }
+
+  @Test func stoppedParserIgnoresFurtherChunks() {
+    let parser = StreamingFeedParser(documentURL: nil) { _ in }
+    parser.parse(Array("<html><body>".utf8))
+    #expect(parser.isStopped)
+    parser.parse(Array("<rss>".utf8))
+    #expect(parser.finish().failure?.kind == .notAFeed)
+  }
+}

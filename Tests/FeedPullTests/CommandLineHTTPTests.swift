@@ -1,0 +1,58 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The real `feedpull` binary against a loopback server.
+@Suite struct CommandLineHTTPTests {
+  @Test func pullsAThousandFeedsFromAListAtSixteenJobs() throws {
+    var routes: [String: HTTPScript] = [:]
+    for index in 0..<1000 {
+      let feed = rssFeed(items: 3, title: "Feed \(index)", from: index * 3)
+      routes["/f/\(index)"] =
+        index % 2 == 0 ? .ok(feed) : HTTPScript(framing: .chunked, steps: [.send(Array(feed.utf8))])
+    }
+    let server = try LoopbackHTTPServer(routes: routes)
+    let list = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-urls-\(UUID().uuidString).txt")
+    try (0..<1000).map { server.url("/f/\($0)") }.joined(separator: "\n")
+      .write(to: list, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: list) }
+
+    let result = try FeedpullProcess.run(["-j", "16", "-i", list.path], deadline: 120)
+    #expect(result.status == 0)
+    let records = result.records
+    let ends = records.filter { $0["type"] as? String == "end" }
+    #expect(ends.count == 1000)
+    #expect(ends.allSatisfy { $0["ok"] as? Bool == true && $0["items"] as? Int == 3 })
+    let titles = Set(
+      records.compactMap { $0["type"] as? String == "item" ? $0["title"] as? String : nil })
+    #expect(titles == Set((0..<3000).map { "Item \($0)" }))
+    #expect(server.peakConcurrentResponses <= 16)
+  }
+
+  @Test func anHTTPErrorExitsOneAndSaysSoOnStderr() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/gone": .ok("<html>gone</html>", headers: [("Content-Type", "text/html")], status: 410),
+      "/feed": .ok(rssFeed(items: 1)),
+    ])
+    let result = try FeedpullProcess.run(["-f", "jsonl", server.url("/gone"), server.url("/feed")])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("http"))
+    let end = result.records.first { $0["source"] as? String == server.url("/gone") }
+    #expect((end?["error"] as? [String: Any])?["status"] as? Int == 410)
+    #expect(result.records.filter { $0["type"] as? String == "item" }.count == 1)
+  }
+
+  @Test func maxRedirectsZeroRefusesARedirect() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/old": .redirect(301, to: "/feed"), "/feed": .ok(rssFeed(items: 1)),
+    ])
+    let result = try FeedpullProcess.run([
+      "-f", "jsonl", "--max-redirects", "0", server.url("/old"),
+    ])
+    #expect(result.status == 1)
+    let error = result.records.last?["error"] as? [String: Any]
+    #expect(error?["kind"] as? String == "redirects")
+    #expect(error?["status"] as? Int == 301)
+  }
+}

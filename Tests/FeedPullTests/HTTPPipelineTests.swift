@@ -1,0 +1,211 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import FeedPull
+
+/// Transfers through the whole pipeline against a loopback server: what a feed reader sees.
+@Suite struct HTTPPipelineTests {
+  /// Pulls `paths` from `server` and returns the records once every source has ended.
+  func pull(
+    _ server: LoopbackHTTPServer, _ paths: [String], options: PullOptions = PullOptions()
+  ) -> RecordLatch {
+    let latch = RecordLatch()
+    let puller = FeedPuller(options: options)
+    puller.pull(paths.map { PullSource(server.url($0)) }, into: latch)
+    puller.close()
+    return latch
+  }
+
+  @Test func errorStatusWithAnHTMLPageGivesNoItems() throws {
+    let page = "<html><body><h1>500 Internal Server Error</h1><p>rss item</p></body></html>"
+    let server = try LoopbackHTTPServer(routes: [
+      "/feed": .ok(page, headers: [("Content-Type", "text/html")], status: 500)
+    ])
+    let latch = pull(server, ["/feed"])
+    #expect(latch.records.count == 1, "no feed record and no items for an error page")
+    let end = try #require(latch.endRecords.first)
+    #expect(end.error == PullError(kind: .http, message: end.error?.message ?? "", status: 500))
+    #expect(end.status == 500)
+    #expect(end.wellformed == nil)
+  }
+
+  @Test func firstItemArrivesWhileTheRestIsStillOnTheWire() throws {
+    let head = "<rss version=\"2.0\"><channel><title>Drip</title><item><title>One</title></item>"
+    let server = try LoopbackHTTPServer(routes: [
+      "/drip": HTTPScript(framing: .chunked, steps: [.send(Array(head.utf8)), .stallForever])
+    ])
+    let latch = RecordLatch()
+    let puller = FeedPuller()
+    let batch = puller.start([PullSource(server.url("/drip"))], into: latch) { _ in }
+    #expect(latch.items.wait(timeout: 10), "the first item must come before the body ends")
+    #expect(latch.endRecords.isEmpty)
+    batch.cancel()
+    #expect(latch.ends.wait(timeout: 10))
+    puller.close()
+    let end = try #require(latch.endRecords.first)
+    #expect(end.error?.kind == .cancelled)
+    #expect(end.items == 1, "an item that arrived is kept and counted")
+    #expect(latch.itemTitles == ["One"])
+  }
+
+  @Test func connectionCutMidItemKeepsTheEarlierItems() throws {
+    let body = rssFeed(items: 3)
+    let cut = body.range(of: "<item><title>Item 2")!.upperBound
+    let server = try LoopbackHTTPServer(routes: [
+      "/cut": HTTPScript(
+        framing: .declaredLength(body.utf8.count),
+        steps: [.send(Array(body[..<cut].utf8)), .reset])
+    ])
+    let latch = pull(server, ["/cut"])
+    #expect(latch.itemTitles == ["Item 0", "Item 1"])
+    let end = try #require(latch.endRecords.first)
+    #expect(end.error?.kind == .network)
+    #expect(end.items == 2)
+  }
+
+  @Test func stalledServerTimesOutWithinTheLimit() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/stall": HTTPScript(
+        framing: .chunked, steps: [.send(Array(rssFeed(items: 1).prefix(80).utf8)), .stallForever])
+    ])
+    var options = PullOptions()
+    options.timeout = 1
+    let started = Date()
+    let latch = pull(server, ["/stall"], options: options)
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(latch.endRecords.first?.error?.kind == .timeout)
+    #expect(elapsed >= 0.9 && elapsed < 3, "timed out after \(elapsed) s")
+  }
+
+  @Test func notModifiedEndsOkWithNoItems() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/feed": HTTPScript(status: 304, headers: [("ETag", "\"v1\"")])
+    ])
+    let latch = RecordLatch()
+    let puller = FeedPuller()
+    puller.pull([PullSource(server.url("/feed"), ifNoneMatch: "\"v1\"")], into: latch)
+    puller.close()
+    let end = try #require(latch.endRecords.first)
+    #expect(end.ok && end.notModified && end.items == 0)
+    #expect(end.status == 304)
+    #expect(latch.records.count == 1)
+    #expect(server.requests.first?.headers["if-none-match"] == "\"v1\"")
+  }
+
+  @Test func responseHeadersReachTheEndRecord() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/old": .redirect(301, to: "/older"),
+      "/older": .redirect(308, to: "/feed"),
+      "/feed": .ok(
+        rssFeed(items: 2),
+        headers: [
+          ("Content-Type", "application/rss+xml"), ("ETag", "W/\"abc\""),
+          ("Last-Modified", "Sat, 01 Nov 2025 00:00:00 GMT"),
+        ]),
+    ])
+    let latch = pull(server, ["/old"])
+    let end = try #require(latch.endRecords.first)
+    #expect(end.ok)
+    #expect(end.url == server.url("/feed"))
+    #expect(end.permanentRedirect)
+    #expect(end.etag == "W/\"abc\"")
+    #expect(end.lastModified == "Sat, 01 Nov 2025 00:00:00 GMT")
+    #expect(end.contentType == "application/rss+xml")
+    #expect(end.items == 2)
+    #expect(server.requests.first?.headers["user-agent"] == "feedpull/\(FeedPullVersion.current)")
+    let feedURL = latch.records.compactMap {
+      if case .feed(let feed) = $0 { return feed.url }
+      return nil
+    }
+    #expect(feedURL == [server.url("/feed")])
+  }
+
+  @Test func redirectToAFileIsRefused() throws {
+    let server = try LoopbackHTTPServer(routes: ["/feed": .redirect(302, to: "file:///etc/passwd")])
+    let latch = pull(server, ["/feed"])
+    #expect(latch.endRecords.first?.error?.kind == .protocol)
+    #expect(latch.records.count == 1)
+  }
+
+  @Test func httpCharsetReachesTheParser() throws {
+    let text =
+      "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>日本語のブログ</title>"
+      + "<item><title>ゾウの話</title></item></channel></rss>"
+    let bytes = try #require(text.data(using: .shiftJIS))
+    let server = try LoopbackHTTPServer(routes: [
+      "/sjis": HTTPScript(
+        headers: [("Content-Type", "application/xml; charset=Shift_JIS")],
+        steps: [.send(Array(bytes))])
+    ])
+    let latch = pull(server, ["/sjis"])
+    #expect(latch.itemTitles == ["ゾウの話"])
+    #expect(latch.endRecords.first?.encoding == "shift_jis")
+  }
+
+  @Test(arguments: [
+    ("<html><head><title>Not a feed</title></head><body><p>hello</p></body></html>", "text/html"),
+    ("{\"items\": [{\"title\": \"json\"}]}", "application/json"),
+  ])
+  func documentsThatAreNotFeeds(_ body: String, _ type: String) throws {
+    let server = try LoopbackHTTPServer(routes: ["/x": .ok(body, headers: [("Content-Type", type)])]
+    )
+    let latch = pull(server, ["/x"])
+    #expect(latch.endRecords.first?.error?.kind == .notAFeed)
+    #expect(latch.itemTitles.isEmpty)
+  }
+
+  @Test func emptyBodyIsAnXMLError() throws {
+    let server = try LoopbackHTTPServer(routes: ["/empty": .ok("")])
+    let latch = pull(server, ["/empty"])
+    #expect(latch.endRecords.first?.error?.kind == .xml)
+  }
+
+  @Test func gzipBodyIsParsedDecoded() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/feed.gz": HTTPScript(
+        headers: [("Content-Encoding", "gzip")],
+        steps: [
+          .send(
+            Array(
+              try Data(
+                contentsOf: RepositoryPaths.fixtures.appendingPathComponent("http/feed.xml.gz"))))
+        ])
+    ])
+    let latch = pull(server, ["/feed.gz"])
+    let plain = try Data(
+      contentsOf: RepositoryPaths.fixtures.appendingPathComponent("http/feed.xml"))
+    let end = try #require(latch.endRecords.first)
+    #expect(end.ok)
+    #expect(end.bytes == Int64(plain.count))
+    #expect(end.items > 0)
+  }
+
+  @Test func twoHundredSourcesAtSixteenJobs() throws {
+    var routes: [String: HTTPScript] = [:]
+    for index in 0..<200 {
+      routes["/feed/\(index)"] = .ok(rssFeed(items: 5, title: "Feed \(index)", from: index * 5))
+    }
+    let server = try LoopbackHTTPServer(routes: routes)
+    var options = PullOptions()
+    options.jobs = 16
+    let latch = pull(server, (0..<200).map { "/feed/\($0)" }, options: options)
+    let ends = latch.endRecords
+    #expect(ends.count == 200)
+    #expect(ends.allSatisfy { $0.ok && $0.items == 5 })
+    #expect(Set(latch.itemTitles).count == 1000)
+    #expect(server.peakConcurrentResponses <= 16)
+    // Records of one source stay in order: feed, items by index, end.
+    for index in [0, 57, 199] {
+      let source = server.url("/feed/\(index)")
+      let kinds = latch.records.filter { $0.source == source }.map { record -> String in
+        switch record {
+        case .feed: "feed"
+        case .item(let item): "item\(item.item.index)"
+        case .end: "end"
+        }
+      }
+      #expect(kinds == ["feed", "item0", "item1", "item2", "item3", "item4", "end"])
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Hostile and broken documents through the real binary: each ends with the contract's record,
+/// in bounded time and memory, keeping the items that came before the fault.
+@Suite struct HostileXMLTests {
+  /// A document in a temporary file, removed by the caller.
+  func write(_ text: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-hostile-\(UUID().uuidString).xml")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url
+  }
+
+  func records(_ output: String) -> [[String: Any]] {
+    output.split(separator: "\n").compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+    }
+  }
+
+  func endRecord(_ output: String) -> [String: Any]? {
+    records(output).last { $0["type"] as? String == "end" }
+  }
+
+  func errorKind(_ output: String) -> String? {
+    (endRecord(output)?["error"] as? [String: Any])?["kind"] as? String
+  }
+
+  static let twoItems =
+    "<item><title>Before 1</title></item><item><title>Before 2</title></item>"
+
+  @Test func billionLaughsEndsFastWithBoundedMemory() throws {
+    var entities = "<!ENTITY lol0 \"lollollollollollollollollollol\">"
+    for level in 1...9 {
+      let references = String(repeating: "&lol\(level - 1);", count: 10)
+      entities += "<!ENTITY lol\(level) \"\(references)\">"
+    }
+    let file = try write(
+      "<?xml version=\"1.0\"?><!DOCTYPE rss [\(entities)]><rss version=\"2.0\"><channel>"
+        + Self.twoItems + "<item><title>&lol9;</title></item></channel></rss>")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+    #expect(result.status == 1)
+    #expect(errorKind(result.stdout) == "xml")
+    #expect(endRecord(result.stdout)?["items"] as? Int == 2)
+    #expect(result.seconds < 10)
+    #expect(result.peakMemoryBytes < 200 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
+  }
+
+  @Test func quadraticBlowupEndsFastWithBoundedMemory() throws {
+    let big = String(repeating: "x", count: 100_000)
+    let file = try write(
+      "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY big \"\(big)\">]><rss version=\"2.0\">"
+        + "<channel>" + Self.twoItems + "<item><description>"
+        + String(repeating: "&big;", count: 20_000) + "</description></item></channel></rss>")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+    #expect(errorKind(result.stdout) == "xml")
+    #expect(endRecord(result.stdout)?["items"] as? Int == 2)
+    #expect(result.seconds < 10)
+    #expect(result.peakMemoryBytes < 200 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
+  }
+
+  @Test func smallDeclaredEntitiesAreExpanded() throws {
+    let file = try write(
+      "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY who \"Ada\">]><rss version=\"2.0\">"
+        + "<channel><item><title>Hello &who;</title></item></channel></rss>")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+    #expect(result.status == 0)
+    #expect(records(result.stdout).contains { $0["title"] as? String == "Hello Ada" })
+  }
+
+  @Test func externalEntitiesAndDTDsAreNeverLoaded() throws {
+    let secret = "CANARY-\(UUID().uuidString)"
+    let canary = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-canary-\(UUID().uuidString)")
+    try secret.write(to: canary, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: canary) }
+    let server = try LoopbackHTTPServer(routes: [
+      "/evil.dtd": .ok("<!ENTITY remote \"\(secret)\">"),
+      "/evil.ent": .ok(secret),
+    ])
+    let documents = [
+      "<!DOCTYPE rss [<!ENTITY xxe SYSTEM \"file://\(canary.path)\">]>",
+      "<!DOCTYPE rss SYSTEM \"\(server.url("/evil.dtd"))\">",
+      "<!DOCTYPE rss [<!ENTITY % dtd SYSTEM \"\(server.url("/evil.dtd"))\"> %dtd;]>",
+      "<!DOCTYPE rss [<!ENTITY net SYSTEM \"\(server.url("/evil.ent"))\">]>",
+    ]
+    for doctype in documents {
+      let file = try write(
+        "<?xml version=\"1.0\"?>\(doctype)<rss version=\"2.0\"><channel><title>t</title>"
+          + "<item><title>a &xxe; &remote; &net; b</title></item></channel></rss>")
+      defer { try? FileManager.default.removeItem(at: file) }
+      let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+      #expect(!result.stdout.contains(secret), "\(doctype) leaked the canary")
+      #expect(endRecord(result.stdout) != nil)
+    }
+    #expect(server.requests.isEmpty, "the parser fetched \(server.requests.map(\.target))")
+  }
+
+  @Test func deepNestingStopsWithAnXMLError() throws {
+    let depth = 100_000
+    let file = try write(
+      "<rss version=\"2.0\"><channel>" + Self.twoItems + "<item><description>"
+        + String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth)
+        + "</description></item></channel></rss>")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+    #expect(errorKind(result.stdout) == "xml")
+    #expect(endRecord(result.stdout)?["items"] as? Int == 2)
+    #expect(result.seconds < 10)
+  }
+
+  @Test func hugeTextNodeAndManyAttributesStayBounded() throws {
+    let attributes = (0..<10_000).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+    let file = try write(
+      "<rss version=\"2.0\"><channel>" + Self.twoItems + "<item \(attributes)><title>Big</title>"
+        + "<description>" + String(repeating: "0123456789", count: 5_000_000)
+        + "</description></item></channel></rss>")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+    #expect(result.status == 0 || errorKind(result.stdout) != nil)
+    #expect((endRecord(result.stdout)?["items"] as? Int ?? 0) >= 2)
+    #expect(result.seconds < 20)
+    #expect(result.peakMemoryBytes < 400 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
+  }
+
+  @Test(arguments: [
+    ("NUL byte", "<item><title>bad \u{0} byte</title></item>"),
+    ("junk after root", ""),
+  ])
+  func recoverableDamageKeepsEveryItem(_ name: String, _ extra: String) throws {
+    let tail = name == "junk after root" ? "<junk>after</junk> trailing" : ""
+    let file = try write(
+      "<rss version=\"2.0\"><channel>" + Self.twoItems + extra + "</channel></rss>" + tail)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+    let end = try #require(endRecord(result.stdout))
+    #expect(end["wellformed"] as? Bool == false, "\(name)")
+    #expect((end["items"] as? Int ?? 0) >= 2, "\(name)")
+  }
+
+  @Test func invalidUTF8IsNeverPrintedAsMojibake() throws {
+    var bytes = Array(
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?><rss version=\"2.0\"><channel>".utf8)
+    bytes += Array(Self.twoItems.utf8)
+    bytes += Array("<item><title>caf".utf8) + [0xE9] + Array("</title></item></channel></rss>".utf8)
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-hostile-\(UUID().uuidString).xml")
+    try Data(bytes).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+    let end = try #require(endRecord(result.stdout))
+    #expect(end["wellformed"] as? Bool == false)
+    #expect((end["items"] as? Int ?? 0) >= 2)
+    #expect(!result.stdout.contains("cafÃ"))
+  }
+
+  @Test func cutOffDocumentKeepsItsCompleteItems() throws {
+    let file = try write(
+      "<rss version=\"2.0\"><channel>" + Self.twoItems + "<item><title>Cut he")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try MeasuredProcess.run(["-f", "jsonl", file.path])
+    #expect(result.status == 1)
+    #expect(errorKind(result.stdout) == "xml")
+    #expect(endRecord(result.stdout)?["items"] as? Int == 2)
+    #expect(endRecord(result.stdout)?["wellformed"] as? Bool == false)
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import HTTPWorker
+import TestSupport
+import Testing
+
+/// Runs one transfer on its own worker and waits (with a deadline) for its end.
+func runTransfer(
+  _ request: TransferRequest, waitAtMost timeout: Double = 10,
+  delegate makeDelegate: (TransferLog) -> LoggingDelegate = { LoggingDelegate($0) }
+) -> TransferLog {
+  let worker = ConnectionWorker()
+  defer { worker.stop() }
+  let log = TransferLog()
+  worker.add(request, delegate: makeDelegate(log))
+  #expect(log.ended.wait(timeout: timeout), "transfer did not end within \(timeout) s")
+  #expect(log.isWellOrdered, "delegate order broken: \(log.all)")
+  return log
+}
+
+/// The bytes of a fixture under Tests/Fixtures/http.
+func httpFixture(_ name: String) throws -> [UInt8] {
+  Array(try Data(contentsOf: RepositoryPaths.fixtures.appendingPathComponent("http/\(name)")))
+}
+
+extension TransferRequest {
+  /// A request for `path` on `server`.
+  init(_ server: LoopbackHTTPServer, _ path: String) {
+    self.init(url: server.url(path))
+  }
+}
+
+/// A list of times written from one thread and read from another.
+final class EventLatchTimes: @unchecked Sendable {
+  // @unchecked: `storage` is only touched with `lock` held.
+  private let lock = NSLock()
+  private var storage: [Double] = []
+
+  func append(_ value: Double) {
+    lock.lock()
+    storage.append(value)
+    lock.unlock()
+  }
+
+  var values: [Double] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
+  }
+}
