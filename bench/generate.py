@@ -283,14 +283,21 @@ def generate(fmt, size, seed, write):
     text = TextSource(rng)
     shape = FORMATS[fmt]()
     pool = [Body(text, rng) for _ in range(POOL_SIZE)]
-    head = shape.head(text, seed).encode()
+    # Each seed is its own site, so that feeds of a corpus do not share item ids and links
+    # (a reader such as newsboat keeps one copy of an item per guid across all its feeds).
+    site = "blog%d.example.com" % seed
+
+    def localize(xml):
+        return xml.replace("//example.com/", "//%s/" % site).replace("tag:example.com,", "tag:%s," % site)
+
+    head = localize(shape.head(text, seed)).encode()
     tail = shape.tail.encode()
     written = len(head)
     batch = [head]
     batch_bytes = len(head)
     index = 0
     while True:
-        item = shape.item(pool[(index * 7 + seed) % POOL_SIZE], index).encode()
+        item = localize(shape.item(pool[(index * 7 + seed) % POOL_SIZE], index)).encode()
         if index > 0 and written + len(item) + len(tail) > size:
             break
         batch.append(item)

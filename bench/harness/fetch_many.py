@@ -10,6 +10,7 @@ server spends no CPU compressing on this 2-core machine. Each tool gets the same
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -120,6 +121,67 @@ def write_lists(ctx, port, corpus, kind):
     return url_file, curl_config, sfeedrc, len(urls)
 
 
+class SfeedPeer:
+    """sfeed_update: a shell script running curl and sfeed per feed, 16 at a time."""
+
+    def __init__(self, ctx):
+        self.feeds = os.path.join(ctx.out, "sfeed-feeds")
+
+    def prepare(self):
+        shutil.rmtree(self.feeds, ignore_errors=True)  # every run starts with no feeds stored
+
+    def count(self):
+        total = 0
+        for name in os.listdir(self.feeds) if os.path.isdir(self.feeds) else ():
+            with open(os.path.join(self.feeds, name), "rb") as f:
+                total += sum(1 for _ in f)
+        return total
+
+
+class NewsboatPeer:
+    """newsboat -x reload: fetches every URL of its list into its SQLite cache."""
+
+    def __init__(self, ctx):
+        self.home = os.path.join(ctx.out, "newsboat")
+        self.cache = os.path.join(self.home, "cache.db")
+        self.config = os.path.join(self.home, "config")
+        os.makedirs(self.home, exist_ok=True)
+        with open(self.config, "w") as f:
+            f.write("reload-threads %d\n" % JOBS)
+
+    def argv(self, url_file):
+        # HOME too, so that nothing is read from or written to the user's own ~/.newsboat.
+        return ["env", "HOME=" + self.home, "newsboat", "-x", "reload", "-u", url_file,
+                "-c", self.cache, "-C", self.config]
+
+    def prepare(self):
+        for path in (self.cache, self.cache + ".lock"):
+            if os.path.exists(path):
+                os.unlink(path)
+
+    def count(self):
+        try:
+            with sqlite3.connect(self.cache) as db:
+                return db.execute("select count(*) from rss_item").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+
+def peers(ctx, kind, url_file, sfeedrc, notes):
+    """The slow peers that are installed, as (name, argv, peer); the others noted once."""
+    found = []
+    if which("sfeed_update"):
+        found.append(("sfeed_update (maxjobs=16)", ["sfeed_update", sfeedrc], SfeedPeer(ctx)))
+    elif kind == "plain":
+        notes.append("sfeed_update: not installed, skipped.")
+    if which("newsboat"):
+        newsboat = NewsboatPeer(ctx)
+        found.append(("newsboat (reload-threads 16)", newsboat.argv(url_file), newsboat))
+    elif kind == "plain":
+        notes.append("newsboat: not installed, skipped.")
+    return found
+
+
 def run(ctx):
     if not which("nginx"):
         print_table("4. Fetch many", ["tool"], [], ["nginx: not installed, section skipped."])
@@ -141,19 +203,15 @@ def run(ctx):
                 ("curl --parallel (network floor)", ["curl", "--parallel", "--parallel-max",
                                                      str(JOBS), "-s", "-K", curl_config], None),
             ]
-            slow = []
-            if which("sfeed_update"):
-                slow.append(("sfeed_update (maxjobs=16)", ["sfeed_update", sfeedrc], None))
-            elif kind == "plain":
-                notes.append("sfeed_update: not installed, skipped.")
-            if not which("newsboat") and kind == "plain":
-                notes.append("newsboat: not installed, skipped.")
+            slow = peers(ctx, kind, url_file, sfeedrc, notes)
             progress("fetch many (%s): %d URLs, %s" % (kind, count,
                                                       ", ".join(t[0] for t in tools + slow)))
             items = {}
             timed_out = set()
             for name, argv, marker in tools:
-                items[name], status = count_item_lines(argv, marker=marker, timeout=RUN_TIMEOUT)
+                count, status = count_item_lines(argv, marker=marker, timeout=RUN_TIMEOUT)
+                if marker:
+                    items[name] = count
                 if status == -9:
                     timed_out.add(name)  # a hung tool is shown once, not waited for each run
             samples = {name: [] for name, _, _ in tools + slow}
@@ -162,16 +220,17 @@ def run(ctx):
                     if name not in timed_out:
                         samples[name].append(run_measured(argv, timeout=RUN_TIMEOUT))
                 if run_index < ctx.slow_peer_runs:
-                    for name, argv, _ in slow:
-                        shutil.rmtree(os.path.join(ctx.out, "sfeed-feeds"), ignore_errors=True)
+                    for name, argv, peer in slow:
+                        peer.prepare()
                         samples[name].append(run_measured(argv, timeout=RUN_TIMEOUT))
+                        items[name] = peer.count()
             c_wall = Stats(m.wall for m in samples[tools[1][0]]).median
             for name, _, marker in tools + slow:
                 if name in timed_out:
                     target = "≤ %.1f× C: %s" % (TARGET_RATIO, verdict(False)) \
                         if name == "feedpull" else ""
                     rows.append([kind, name, "timed out after %d s" % RUN_TIMEOUT, "", "",
-                                 str(items[name]), target])
+                                 str(items.get(name, "")), target])
                     continue
                 wall = Stats(m.wall for m in samples[name])
                 cpu = Stats(m.cpu for m in samples[name])
@@ -186,13 +245,14 @@ def run(ctx):
                         target += " (printed %d items of %d)" % (items[name], expected)
                 rows.append([kind, name + exit_note(samples[name]), wall.format(3, " s"),
                              cpu.format(3, " s"), "%.2f×" % ratio,
-                             str(items[name]) if marker else "", target])
+                             str(items[name]) if name in items else "", target])
     finally:
         nginx.stop()
     notes.append("%d feeds of ~%d KB (%s) from nginx on 127.0.0.1, %d in flight. Wall = "
                  "process start to exit; CPU = user + system of the tool and its children "
                  "(not nginx's). vs C = wall time / the C multi baseline's. Medians of %d runs "
-                 "(sfeed_update: %d), min–max in brackets; items = item lines printed." % (
+                 "(sfeed_update, newsboat: %d), min–max in brackets; items = item lines "
+                 "printed (sfeed: lines stored; newsboat: items in its cache)." % (
                      FEEDS, FEED_BYTES // 1000, "RSS 2.0, Atom 1.0, RSS 1.0 as 7:2:1",
                      JOBS, ctx.runs, min(ctx.runs, ctx.slow_peer_runs)))
     print_table("4. Fetch many: `feedpull -j 16 -i urls.txt > /dev/null`",
