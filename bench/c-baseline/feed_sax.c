@@ -2,65 +2,13 @@
  * context) as in sfeed; text is captured only inside a mapped element; a record is one JSON line
  * built in a reused buffer and written with one fwrite. Dates become RFC 3339 UTC. */
 #include "feed_sax.h"
+#include "json_buf.h"
 
 #include <libxml/parser.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-typedef struct { char *p; size_t n, cap; } buf;
-
-static void put(buf *b, const char *s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    b->cap = (b->n + n + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-    if (!b->p) abort();
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-}
-#define PUTS(b, lit) put((b), (lit), sizeof(lit) - 1)
-
-/* Whether any of 8 bytes is '"', '\\' or below 0x20 (may say yes for a byte >= 0x80 after one
- * of those; the byte loop then decides). */
-static int word_needs_escape(uint64_t w) {
-  const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-  uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
-  return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((slash - ones) & ~slash)) & high ? 1 : 0;
-}
-
-/* A JSON string: quotes, backslash and C0 controls escaped; UTF-8 passes through. */
-static void put_json(buf *b, const char *s, size_t n) {
-  static const char hex[] = "0123456789abcdef";
-  size_t run = 0, i = 0;
-  PUTS(b, "\"");
-  while (i < n) {
-    uint64_t w;
-    if (n - i >= 8 && (memcpy(&w, s + i, 8), !word_needs_escape(w))) { i += 8; continue; }
-    unsigned char c = (unsigned char)s[i++];
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    put(b, s + run, i - 1 - run);
-    run = i;
-    if (c == '"') PUTS(b, "\\\"");
-    else if (c == '\\') PUTS(b, "\\\\");
-    else if (c == '\n') PUTS(b, "\\n");
-    else if (c == '\t') PUTS(b, "\\t");
-    else if (c == '\r') PUTS(b, "\\r");
-    else { char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]}; put(b, u, 6); }
-  }
-  put(b, s + run, n - run);
-  PUTS(b, "\"");
-}
-
-/* ,"key":"value" when value is not empty. */
-static void put_field(buf *b, const char *key, const char *s, size_t n) {
-  if (n == 0) return;
-  PUTS(b, ",\"");
-  put(b, key, strlen(key));
-  PUTS(b, "\":");
-  put_json(b, s, n);
-}
 
 enum ns { NS_OTHER, NS_RSS, NS_ATOM, NS_CONTENT, NS_DC, NS_DCTERMS, NS_MEDIA, NS_RDF };
 enum ctx { C_FEED = 1, C_ITEM = 2, C_AUTHOR = 4, C_IMAGE = 8 };
@@ -190,7 +138,7 @@ static void put_record(feed_sax *fs, record *r, int is_feed) {
     if (s == S_LINK && !is_feed && !r->list[L_LINKS].n && r->slot[S_LINK].n) {
       PUTS(b, ",\"links\":[{\"href\":");
       put_json(b, r->slot[S_LINK].p, r->slot[S_LINK].n);
-      PUTS(b, ",\"rel\":\"alternate\"}]");
+      PUTS(b, ",\"rel\":\"alternate\",\"type\":\"text/html\"}]");
     }
   }
   for (int l = 0; l < L_COUNT; l++) {
@@ -230,32 +178,6 @@ static void write_item(feed_sax *fs) {
   write_line(fs);
 }
 
-/* ,{"key":"value",...} for a list entry, from (key, value) pairs; empty values left out, and
- * with numeric_last the last value only when it is an integer (the contract's `length`). */
-static void put_object(buf *list, int pairs, const char **keys, buf *values, int numeric_last) {
-  int first = 1;
-  PUTS(list, ",{");
-  for (int i = 0; i < pairs; i++) {
-    if (!values[i].n) continue;
-    long long number = 0;
-    if (numeric_last && i == pairs - 1) {
-      char *end;
-      values[i].p[values[i].n] = 0;
-      number = strtoll(values[i].p, &end, 10);
-      if (*end) continue;
-    }
-    if (!first) PUTS(list, ",");
-    first = 0;
-    put_json(list, keys[i], strlen(keys[i]));
-    PUTS(list, ":");
-    if (numeric_last && i == pairs - 1) {
-      char digits[24];
-      put(list, digits, snprintf(digits, sizeof digits, "%lld", number));
-    } else put_json(list, values[i].p, values[i].n);
-  }
-  PUTS(list, "}");
-}
-
 static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
                           int nns, const xmlChar **nss, int nattrs, int ndefaulted, const xmlChar **attrs) {
   feed_sax *fs = ctx;
@@ -265,6 +187,7 @@ static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix
   const char *name = (const char *)local;
   if (d > 512) { xmlStopParser(fs->ctxt); fs->stopped = 1; return; }
   if (d == 1) {
+    attr(attrs, nattrs, "lang", &fs->feed.slot[S_LANGUAGE]); /* xml:lang on the root */
     if (ns == NS_RSS && !strcmp(name, "rss")) {
       buf v = {0};
       attr(attrs, nattrs, "version", &v);

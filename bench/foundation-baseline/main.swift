@@ -22,7 +22,9 @@ enum FieldAction {
 }
 
 let atomNS = "http://www.w3.org/2005/Atom"
-let rssNamespaces: Set<String> = ["", "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/"]
+let rssNamespaces: Set<String> = [
+  "", "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/",
+]
 let contentNS = "http://purl.org/rss/1.0/modules/content/"
 let dcNS = "http://purl.org/dc/elements/1.1/"
 
@@ -181,8 +183,8 @@ final class FeedDelegate: NSObject, XMLParserDelegate {
     if captureDepth != 0 { text += string }
   }
 
-  func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-    if captureDepth != 0 { text += String(decoding: CDATABlock, as: UTF8.self) }
+  func parser(_ parser: XMLParser, foundCDATA block: Data) {
+    if captureDepth != 0 { text += String(decoding: block, as: UTF8.self) }
   }
 
   func parser(

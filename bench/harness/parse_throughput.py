@@ -35,7 +35,7 @@ def tools(ctx):
     feedparser_script = os.path.join(ctx.bench, "peers", "feedparser_jsonl.py")
     has_feedparser = python_module_available("feedparser")
     return [
-        Tool("feedpull", lambda p: [ctx.feedpull, "--format", "jsonl", p]),
+        Tool("feedpull", lambda p: [ctx.feedpull, "--format", "jsonl", "--max-bytes", "4G", p]),
         Tool("C SAX push (limit)", lambda p: [ctx.sax_baseline, p]),
         Tool("C SAX push, a write per record", lambda p: [ctx.sax_baseline, "--flush", p]),
         Tool("Foundation XMLParser", lambda p: [ctx.foundation_baseline, p],

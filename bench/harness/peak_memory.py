@@ -71,7 +71,7 @@ def fan_out(ctx, size, tools):
 
 
 def run(ctx):
-    tools = [("feedpull", [ctx.feedpull, "--format", "jsonl", "-"]),
+    tools = [("feedpull", [ctx.feedpull, "--format", "jsonl", "--max-bytes", "4G", "-"]),
              ("C SAX push (limit)", [ctx.sax_baseline, "-"])]
     notes = []
     if ctx.foundation_baseline:
