@@ -80,11 +80,13 @@ def run(ctx):
                 TARGET_SWITCHES, verdict(switches.median < TARGET_SWITCHES and behaved),
                 TARGET_CPU, verdict(cpu.median < TARGET_CPU and behaved),
                 "" if behaved else " (it did not wait %d s and stop)" % WAIT_SECONDS)
-        killed = sorted({m.status for m in samples[name] if m.status < 0})
-        rows.append([name + (" (killed: signal %s)" % ",".join(str(-k) for k in killed) if killed else ""), wall.format(2, " s"), switches.format(0),
-                     cpu.format(3, " s"), target])
+        killed = sorted({-m.status for m in samples[name] if m.status < 0})
+        label = name + (" (killed: signal %s)" % ",".join(map(str, killed)) if killed else "")
+        rows.append([label, wall.format(2, " s"), switches.format(0), cpu.format(3, " s"),
+                     target])
     notes = ["%d transfers to a server that accepts and never answers, `--timeout %d`. "
              "Voluntary context switches and CPU (user + system) of the whole process from "
-             "wait4 (exit status 1 is expected: every transfer ends in `timeout`). Medians of %d runs, min–max in brackets." % (TRANSFERS, WAIT_SECONDS, runs)]
+             "wait4 (exit status 1 is expected: every transfer ends in `timeout`). Medians of "
+             "%d runs, min–max in brackets." % (TRANSFERS, WAIT_SECONDS, runs)]
     print_table("5. Idle: %d transfers waiting %d s on silent servers" % (TRANSFERS, WAIT_SECONDS),
                 ["client", "wall", "voluntary switches", "CPU", "target"], rows, notes)

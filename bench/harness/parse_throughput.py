@@ -48,6 +48,29 @@ def tools(ctx):
     ]
 
 
+def compare_records(ctx, path):
+    """Differences between feedpull's and the C baseline's records for one file (source, url
+    and elapsed_ms aside), so the table shows that both did the same work. None: not run."""
+    import json
+    import subprocess
+
+    outputs = []
+    for argv in ([ctx.feedpull, "--format", "jsonl", path], [ctx.sax_baseline, path]):
+        result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                timeout=RUN_TIMEOUT)
+        try:
+            outputs.append([json.loads(line) for line in result.stdout.splitlines()])
+        except ValueError:
+            return None
+    ours, limit = outputs
+    differences = abs(len(ours) - len(limit))
+    for a, b in zip(ours, limit):
+        for key in set(a) | set(b):
+            if key not in ("source", "url", "elapsed_ms") and a.get(key) != b.get(key):
+                differences += 1
+    return differences
+
+
 def run(ctx):
     rows = []
     notes = []
@@ -107,6 +130,14 @@ def run(ctx):
                             TARGET_RATIO, verdict(False), items[tool.name], expected)
                 rows.append([label, tool.name + exit_note(runs), throughput.format(1),
                              seconds.format(3), "%.2f×" % ratio, str(items[tool.name]), target])
+    same = []
+    for fmt, fmt_name in FORMATS:
+        differences = compare_records(ctx, ctx.input_file(fmt, SIZES[0][0]))
+        same.append("%s: %s" % (fmt_name, "not comparable (output is not JSON Lines)"
+                                if differences is None else "identical" if differences == 0
+                                else "%d fields differ" % differences))
+    notes.append("Same work: feedpull's records and the C baseline's on the 1 MB inputs, "
+                 "field by field (source, url, elapsed_ms aside): " + "; ".join(same) + ".")
     notes.append("MB/s = 10^6 bytes per second of wall time (process start-up included); ratio = "
                  "C baseline's median time / the tool's; items = item lines printed (sfeed: "
                  "TSV lines). Medians of %d runs, min–max in brackets." % ctx.runs)
