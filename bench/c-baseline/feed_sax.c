@@ -2,6 +2,7 @@
  * context) as in sfeed; text is captured only inside a mapped element; a record is one JSON line
  * built in a reused buffer and written with one fwrite. Dates become RFC 3339 UTC. */
 #include "feed_sax.h"
+#include "feed_fields.h"
 #include "json_buf.h"
 
 #include <libxml/parser.h>
@@ -9,66 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-enum ns { NS_OTHER, NS_RSS, NS_ATOM, NS_CONTENT, NS_DC, NS_DCTERMS, NS_MEDIA, NS_RDF };
-enum ctx { C_FEED = 1, C_ITEM = 2, C_AUTHOR = 4, C_IMAGE = 8 };
-enum act { A_TEXT, A_DATE, A_GUID, A_CATEGORY, A_CREATOR, A_RSS_AUTHOR, A_ATOM_TEXT,
-           A_PART, A_LINK, A_ENCLOSURE, A_MEDIA, A_ATOM_CATEGORY, A_AUTHOR, A_IMAGE };
-enum slot { S_ID, S_TITLE, S_LINK, S_SELF, S_SUMMARY, S_CONTENT, S_PUBLISHED, S_UPDATED,
-            S_COMMENTS, S_LANGUAGE, S_GENERATOR, S_IMAGE, S_ICON, S_RIGHTS, S_COUNT };
-enum list { L_LINKS, L_AUTHORS, L_CATEGORIES, L_ENCLOSURES, L_COUNT };
-static const char *slot_key[S_COUNT] = {"id", "title", "link", "self", "summary", "content",
-  "published", "updated", "comments", "language", "generator", "image", "icon", "rights"};
-static const char *list_key[L_COUNT] = {"links", "authors", "categories", "enclosures"};
-
-static const struct row { enum ns ns; const char *name; int ctx; enum act act; int slot; } rows[] = {
-  {NS_RSS, "title", C_FEED | C_ITEM, A_TEXT, S_TITLE},
-  {NS_RSS, "link", C_FEED | C_ITEM, A_TEXT, S_LINK},
-  {NS_RSS, "description", C_FEED | C_ITEM, A_TEXT, S_SUMMARY},
-  {NS_RSS, "guid", C_ITEM, A_GUID, S_ID},
-  {NS_RSS, "pubDate", C_FEED | C_ITEM, A_DATE, S_PUBLISHED},
-  {NS_RSS, "lastBuildDate", C_FEED, A_DATE, S_UPDATED},
-  {NS_RSS, "language", C_FEED, A_TEXT, S_LANGUAGE},
-  {NS_RSS, "generator", C_FEED, A_TEXT, S_GENERATOR},
-  {NS_RSS, "copyright", C_FEED, A_TEXT, S_RIGHTS},
-  {NS_RSS, "comments", C_ITEM, A_TEXT, S_COMMENTS},
-  {NS_RSS, "category", C_FEED | C_ITEM, A_CATEGORY, 0},
-  {NS_RSS, "author", C_ITEM, A_RSS_AUTHOR, 0},
-  {NS_RSS, "managingEditor", C_FEED, A_RSS_AUTHOR, 0},
-  {NS_RSS, "enclosure", C_ITEM, A_ENCLOSURE, 0},
-  {NS_RSS, "image", C_FEED, A_IMAGE, 0},
-  {NS_RSS, "url", C_IMAGE, A_TEXT, S_IMAGE},
-  {NS_CONTENT, "encoded", C_ITEM, A_TEXT, S_CONTENT},
-  {NS_DC, "creator", C_FEED | C_ITEM, A_CREATOR, 0},
-  {NS_DC, "date", C_ITEM, A_DATE, S_PUBLISHED},
-  {NS_DC, "date", C_FEED, A_DATE, S_UPDATED},
-  {NS_DC, "subject", C_FEED | C_ITEM, A_CATEGORY, 0},
-  {NS_DC, "language", C_FEED, A_TEXT, S_LANGUAGE},
-  {NS_DC, "rights", C_FEED, A_TEXT, S_RIGHTS},
-  {NS_DCTERMS, "modified", C_FEED | C_ITEM, A_DATE, S_UPDATED},
-  {NS_DCTERMS, "issued", C_FEED | C_ITEM, A_DATE, S_PUBLISHED},
-  {NS_DCTERMS, "created", C_FEED | C_ITEM, A_DATE, S_PUBLISHED},
-  {NS_ATOM, "title", C_FEED | C_ITEM, A_ATOM_TEXT, S_TITLE},
-  {NS_ATOM, "subtitle", C_FEED, A_ATOM_TEXT, S_SUMMARY},
-  {NS_ATOM, "summary", C_ITEM, A_ATOM_TEXT, S_SUMMARY},
-  {NS_ATOM, "content", C_ITEM, A_ATOM_TEXT, S_CONTENT},
-  {NS_ATOM, "id", C_FEED | C_ITEM, A_TEXT, S_ID},
-  {NS_ATOM, "link", C_FEED | C_ITEM, A_LINK, 0},
-  {NS_ATOM, "published", C_FEED | C_ITEM, A_DATE, S_PUBLISHED},
-  {NS_ATOM, "updated", C_FEED | C_ITEM, A_DATE, S_UPDATED},
-  {NS_ATOM, "author", C_FEED | C_ITEM, A_AUTHOR, 0},
-  {NS_ATOM, "name", C_AUTHOR, A_PART, 0},
-  {NS_ATOM, "email", C_AUTHOR, A_PART, 1},
-  {NS_ATOM, "uri", C_AUTHOR, A_PART, 2},
-  {NS_ATOM, "category", C_FEED | C_ITEM, A_ATOM_CATEGORY, 0},
-  {NS_ATOM, "generator", C_FEED, A_TEXT, S_GENERATOR},
-  {NS_ATOM, "icon", C_FEED, A_TEXT, S_ICON},
-  {NS_ATOM, "logo", C_FEED, A_TEXT, S_IMAGE},
-  {NS_ATOM, "rights", C_FEED, A_TEXT, S_RIGHTS},
-  {NS_MEDIA, "content", C_ITEM, A_MEDIA, 0},
-};
-
-typedef struct { buf slot[S_COUNT]; buf list[L_COUNT]; const char *type[S_COUNT]; int guid_is_link; } record;
 
 struct feed_sax {
   xmlParserCtxtPtr ctxt;
@@ -88,7 +29,9 @@ static enum ns ns_class(const xmlChar *uri) {
   if (!uri) return NS_RSS;
   const char *u = (const char *)uri;
   if (!strcmp(u, "http://www.w3.org/2005/Atom")) return NS_ATOM;
-  if (!strcmp(u, "http://purl.org/rss/1.0/") || !strcmp(u, "http://my.netscape.com/rdf/simple/0.9/")) return NS_RSS;
+  if (!strcmp(u, "http://purl.org/rss/1.0/") ||
+      !strcmp(u, "http://my.netscape.com/rdf/simple/0.9/"))
+    return NS_RSS;
   if (!strcmp(u, "http://purl.org/rss/1.0/modules/content/")) return NS_CONTENT;
   if (!strcmp(u, "http://purl.org/dc/elements/1.1/")) return NS_DC;
   if (!strcmp(u, "http://purl.org/dc/terms/")) return NS_DCTERMS;
@@ -112,8 +55,6 @@ static void attr(const xmlChar **attrs, int count, const char *name, buf *out) {
   }
 }
 
-int feed_date_rfc3339(const char *s, size_t n, char out[32]);
-
 static void write_line(feed_sax *fs) {
   PUTS(&fs->line, "}\n");
   fwrite(fs->line.p, 1, fs->line.n, fs->out);
@@ -121,88 +62,72 @@ static void write_line(feed_sax *fs) {
   fs->line.n = 0;
 }
 
-static void put_record(feed_sax *fs, record *r, int is_feed) {
-  buf *b = &fs->line;
-  for (int s = 0; s < S_COUNT; s++) {
-    const char *key = (is_feed && s == S_SUMMARY) ? "description" : slot_key[s];
-    if (s == S_PUBLISHED || s == S_UPDATED) {
-      char date[32];
-      if (r->slot[s].n && feed_date_rfc3339(r->slot[s].p, r->slot[s].n, date)) put_field(b, key, date, 20);
-      else if (r->slot[s].n) put_field(b, s == S_PUBLISHED ? "published_raw" : "updated_raw", r->slot[s].p, r->slot[s].n);
-    } else put_field(b, key, r->slot[s].p, r->slot[s].n);
-    if (r->type[s] && r->slot[s].n && (!is_feed || s == S_TITLE)) {
-      char k[24];
-      snprintf(k, sizeof k, "%s_type", key);
-      put_field(b, k, r->type[s], strlen(r->type[s]));
-    }
-    if (s == S_LINK && !is_feed && !r->list[L_LINKS].n && r->slot[S_LINK].n) {
-      PUTS(b, ",\"links\":[{\"href\":");
-      put_json(b, r->slot[S_LINK].p, r->slot[S_LINK].n);
-      PUTS(b, ",\"rel\":\"alternate\",\"type\":\"text/html\"}]");
-    }
-  }
-  for (int l = 0; l < L_COUNT; l++) {
-    if (!r->list[l].n) continue;
-    PUTS(b, ",\"");
-    put(b, list_key[l], strlen(list_key[l]));
-    PUTS(b, "\":[");
-    put(b, r->list[l].p + 1, r->list[l].n - 1); /* each entry starts with ',' */
-    PUTS(b, "]");
-  }
-}
-
-static void clear(record *r) {
-  for (int s = 0; s < S_COUNT; s++) { r->slot[s].n = 0; r->type[s] = NULL; }
-  for (int l = 0; l < L_COUNT; l++) r->list[l].n = 0;
-  r->guid_is_link = 0;
-}
-
 static void write_feed(feed_sax *fs) {
   fs->feed_written = 1;
   PUTS(&fs->line, "{\"type\":\"feed\"");
   put_field(&fs->line, "source", fs->source, strlen(fs->source));
   put_field(&fs->line, "version", fs->version, strlen(fs->version));
-  put_record(fs, &fs->feed, 1);
+  record_put_json(&fs->line, &fs->feed, 1);
   write_line(fs);
 }
 
 static void write_item(feed_sax *fs) {
   record *r = &fs->item;
   char index[24];
-  if (!r->slot[S_LINK].n && r->guid_is_link && r->slot[S_ID].n > 4 && !memcmp(r->slot[S_ID].p, "http", 4))
+  if (!r->slot[S_LINK].n && r->guid_is_link && r->slot[S_ID].n > 4 &&
+      !memcmp(r->slot[S_ID].p, "http", 4))
     put(&r->slot[S_LINK], r->slot[S_ID].p, r->slot[S_ID].n);
   PUTS(&fs->line, "{\"type\":\"item\"");
   put_field(&fs->line, "source", fs->source, strlen(fs->source));
   put(&fs->line, index, snprintf(index, sizeof index, ",\"index\":%ld", fs->items++));
-  put_record(fs, r, 0);
+  record_put_json(&fs->line, r, 0);
   write_line(fs);
 }
 
-static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
-                          int nns, const xmlChar **nss, int nattrs, int ndefaulted, const xmlChar **attrs) {
+static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix,
+                          const xmlChar *uri, int nns, const xmlChar **nss, int nattrs,
+                          int ndefaulted, const xmlChar **attrs) {
   feed_sax *fs = ctx;
-  (void)prefix; (void)nns; (void)nss; (void)ndefaulted;
+  (void)prefix;
+  (void)nns;
+  (void)nss;
+  (void)ndefaulted;
   int d = ++fs->depth;
   enum ns ns = ns_class(uri);
   const char *name = (const char *)local;
-  if (d > 512) { xmlStopParser(fs->ctxt); fs->stopped = 1; return; }
+  if (d > 512) {
+    xmlStopParser(fs->ctxt);
+    fs->stopped = 1;
+    return;
+  }
   if (d == 1) {
     attr(attrs, nattrs, "lang", &fs->feed.slot[S_LANGUAGE]); /* xml:lang on the root */
     if (ns == NS_RSS && !strcmp(name, "rss")) {
       buf v = {0};
       attr(attrs, nattrs, "version", &v);
-      fs->version = (v.n == 3 && !memcmp(v.p, "2.0", 3)) ? "rss20" : (v.n == 4 && !memcmp(v.p, "0.92", 4)) ? "rss092" : "rss";
+      fs->version = (v.n == 3 && !memcmp(v.p, "2.0", 3))    ? "rss20"
+                    : (v.n == 4 && !memcmp(v.p, "0.92", 4)) ? "rss092"
+                                                            : "rss";
       free(v.p);
-    } else if (ns == NS_RDF && !strcmp(name, "RDF")) { fs->version = "rss10"; fs->chan_depth = -1; }
-    else if (ns == NS_ATOM && !strcmp(name, "feed")) { fs->version = "atom10"; fs->chan_depth = 1; }
+    } else if (ns == NS_RDF && !strcmp(name, "RDF")) {
+      fs->version = "rss10";
+      fs->chan_depth = -1;
+    } else if (ns == NS_ATOM && !strcmp(name, "feed")) {
+      fs->version = "atom10";
+      fs->chan_depth = 1;
+    }
     return;
   }
   if (fs->capture_depth || !fs->version) return;
-  if (!fs->item_depth && ns == NS_RSS && !strcmp(name, "channel")) { fs->chan_depth = d; return; }
-  if (!fs->item_depth && ((ns == NS_RSS && !strcmp(name, "item")) || (ns == NS_ATOM && !strcmp(name, "entry" )))) {
+  if (!fs->item_depth && ns == NS_RSS && !strcmp(name, "channel")) {
+    fs->chan_depth = d;
+    return;
+  }
+  if (!fs->item_depth &&
+      ((ns == NS_RSS && !strcmp(name, "item")) || (ns == NS_ATOM && !strcmp(name, "entry")))) {
     if (!fs->feed_written) write_feed(fs);
     fs->item_depth = d;
-    clear(&fs->item);
+    record_clear(&fs->item);
     fs->rec = &fs->item;
     if (ns == NS_RSS) {
       attr(attrs, nattrs, "about", &fs->text); /* RSS 1.0 rdf:about is the item's id */
@@ -210,27 +135,38 @@ static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix
     }
     return;
   }
-  int c = fs->author_depth && d == fs->author_depth + 1 ? C_AUTHOR
-        : fs->image_depth && d == fs->image_depth + 1 ? C_IMAGE
-        : fs->item_depth && d == fs->item_depth + 1 ? C_ITEM
-        : !fs->item_depth && fs->chan_depth > 0 && d == fs->chan_depth + 1 ? C_FEED : 0;
+  int c = fs->author_depth && d == fs->author_depth + 1                      ? C_AUTHOR
+          : fs->image_depth && d == fs->image_depth + 1                      ? C_IMAGE
+          : fs->item_depth && d == fs->item_depth + 1                        ? C_ITEM
+          : !fs->item_depth && fs->chan_depth > 0 && d == fs->chan_depth + 1 ? C_FEED
+                                                                             : 0;
   if (!c) return;
   fs->rec = fs->item_depth ? &fs->item : &fs->feed;
-  const struct row *r = rows;
-  while (r < rows + sizeof rows / sizeof *rows && !(r->ns == ns && (r->ctx & c) && !strcmp(r->name, name))) r++;
-  if (r == rows + sizeof rows / sizeof *rows) return;
+  const struct row *r = feed_rows;
+  while (r < feed_rows + feed_row_count && !(r->ns == ns && (r->ctx & c) && !strcmp(r->name, name)))
+    r++;
+  if (r == feed_rows + feed_row_count) return;
   record *rec = fs->rec;
   buf v[5] = {{0}};
   switch (r->act) {
-  case A_AUTHOR: fs->author_depth = d; for (int i = 0; i < 3; i++) fs->author[i].n = 0; return;
+  case A_AUTHOR:
+    fs->author_depth = d;
+    for (int i = 0; i < 3; i++)
+      fs->author[i].n = 0;
+    return;
   case A_IMAGE: fs->image_depth = d; return;
   case A_ATOM_CATEGORY:
     attr(attrs, nattrs, "term", &v[0]);
-    if (v[0].n) { PUTS(&rec->list[L_CATEGORIES], ","); put_json(&rec->list[L_CATEGORIES], v[0].p, v[0].n); }
+    if (v[0].n) {
+      PUTS(&rec->list[L_CATEGORIES], ",");
+      put_json(&rec->list[L_CATEGORIES], v[0].p, v[0].n);
+    }
     break;
-  case A_ENCLOSURE: case A_MEDIA: {
+  case A_ENCLOSURE:
+  case A_MEDIA: {
     static const char *keys[] = {"url", "type", "length"};
-    attr(attrs, nattrs, "url", &v[0]); attr(attrs, nattrs, "type", &v[1]);
+    attr(attrs, nattrs, "url", &v[0]);
+    attr(attrs, nattrs, "type", &v[1]);
     attr(attrs, nattrs, r->act == A_MEDIA ? "fileSize" : "length", &v[2]);
     if (v[0].n) put_object(&rec->list[L_ENCLOSURES], 3, keys, v, 1);
     break;
@@ -238,13 +174,17 @@ static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix
   case A_LINK: {
     static const char *keys[] = {"href", "rel", "type", "title", "length"};
     static const char *enc_keys[] = {"url", "type", "length"};
-    attr(attrs, nattrs, "href", &v[0]); attr(attrs, nattrs, "rel", &v[1]);
-    attr(attrs, nattrs, "type", &v[2]); attr(attrs, nattrs, "title", &v[3]); attr(attrs, nattrs, "length", &v[4]);
+    attr(attrs, nattrs, "href", &v[0]);
+    attr(attrs, nattrs, "rel", &v[1]);
+    attr(attrs, nattrs, "type", &v[2]);
+    attr(attrs, nattrs, "title", &v[3]);
+    attr(attrs, nattrs, "length", &v[4]);
     if (!v[1].n) PUTS(&v[1], "alternate");
     int alternate = v[1].n == 9 && !memcmp(v[1].p, "alternate", 9);
     if (alternate && !rec->slot[S_LINK].n) put(&rec->slot[S_LINK], v[0].p, v[0].n);
     if (c == C_FEED) {
-      if (v[1].n == 4 && !memcmp(v[1].p, "self", 4) && !rec->slot[S_SELF].n) put(&rec->slot[S_SELF], v[0].p, v[0].n);
+      if (v[1].n == 4 && !memcmp(v[1].p, "self", 4) && !rec->slot[S_SELF].n)
+        put(&rec->slot[S_SELF], v[0].p, v[0].n);
       break;
     }
     put_object(&rec->list[L_LINKS], 5, keys, v, 1);
@@ -257,23 +197,33 @@ static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix
   case A_ATOM_TEXT:
     attr(attrs, nattrs, "type", &v[0]);
     rec->type[r->slot] = !v[0].n || (v[0].n == 4 && !memcmp(v[0].p, "text", 4)) ? "text/plain"
-                       : v[0].n == 4 && !memcmp(v[0].p, "html", 4) ? "text/html"
-                       : v[0].n == 5 && !memcmp(v[0].p, "xhtml", 5) ? "application/xhtml+xml" : NULL;
-    if (!rec->type[r->slot]) { put(&v[0], "", 1); rec->type[r->slot] = (const char *)xmlDictLookup(fs->ctxt->dict, (const xmlChar *)v[0].p, -1); }
+                         : v[0].n == 4 && !memcmp(v[0].p, "html", 4)            ? "text/html"
+                         : v[0].n == 5 && !memcmp(v[0].p, "xhtml", 5) ? "application/xhtml+xml"
+                                                                      : NULL;
+    if (!rec->type[r->slot]) {
+      put(&v[0], "", 1);
+      rec->type[r->slot] = (const char *)xmlDictLookup(fs->ctxt->dict, (const xmlChar *)v[0].p, -1);
+    }
     /* fall through */
   default:
-    if (r->act == A_GUID) { attr(attrs, nattrs, "isPermaLink", &v[0]); rec->guid_is_link = !(v[0].n == 5 && !memcmp(v[0].p, "false", 5)); }
+    if (r->act == A_GUID) {
+      attr(attrs, nattrs, "isPermaLink", &v[0]);
+      rec->guid_is_link = !(v[0].n == 5 && !memcmp(v[0].p, "false", 5));
+    }
     fs->capture = r;
     fs->capture_depth = d;
     fs->text.n = 0;
   }
-  for (int i = 0; i < 5; i++) free(v[i].p);
+  for (int i = 0; i < 5; i++)
+    free(v[i].p);
 }
 
 static void trim(buf *b, size_t *from) {
   size_t s = 0;
-  while (s < b->n && strchr(" \t\r\n", b->p[s])) s++;
-  while (b->n > s && strchr(" \t\r\n", b->p[b->n - 1])) b->n--;
+  while (s < b->n && strchr(" \t\r\n", b->p[s]))
+    s++;
+  while (b->n > s && strchr(" \t\r\n", b->p[b->n - 1]))
+    b->n--;
   *from = s;
 }
 
@@ -286,43 +236,64 @@ static void end_capture(feed_sax *fs) {
   if (r->act != A_ATOM_TEXT || r->slot == S_TITLE) trim(t, &s);
   switch (r->act) {
   case A_CATEGORY:
-    if (t->n > s) { PUTS(&rec->list[L_CATEGORIES], ","); put_json(&rec->list[L_CATEGORIES], t->p + s, t->n - s); }
+    if (t->n > s) {
+      PUTS(&rec->list[L_CATEGORIES], ",");
+      put_json(&rec->list[L_CATEGORIES], t->p + s, t->n - s);
+    }
     return;
-  case A_PART: fs->author[r->slot].n = 0; put(&fs->author[r->slot], t->p + s, t->n - s); return;
-  case A_CREATOR: case A_RSS_AUTHOR: {
+  case A_PART:
+    fs->author[r->slot].n = 0;
+    put(&fs->author[r->slot], t->p + s, t->n - s);
+    return;
+  case A_CREATOR:
+  case A_RSS_AUTHOR: {
     static const char *keys[] = {"name", "email", "uri"};
     buf v[3] = {{0}};
     char *open = r->act == A_RSS_AUTHOR ? memchr(t->p + s, '(', t->n - s) : NULL;
     if (open && t->p[t->n - 1] == ')') {
       put(&v[0], open + 1, t->p + t->n - 1 - open - 1);
       size_t e = open - t->p;
-      while (e > s && t->p[e - 1] == ' ') e--;
+      while (e > s && t->p[e - 1] == ' ')
+        e--;
       put(&v[1], t->p + s, e - s);
-    } else if (r->act == A_RSS_AUTHOR && memchr(t->p + s, '@', t->n - s)) put(&v[1], t->p + s, t->n - s);
-    else put(&v[0], t->p + s, t->n - s);
+    } else if (r->act == A_RSS_AUTHOR && memchr(t->p + s, '@', t->n - s))
+      put(&v[1], t->p + s, t->n - s);
+    else
+      put(&v[0], t->p + s, t->n - s);
     if (v[0].n || v[1].n) put_object(&rec->list[L_AUTHORS], 3, keys, v, 0);
-    free(v[0].p); free(v[1].p);
+    free(v[0].p);
+    free(v[1].p);
     return;
   }
   default:
     if (rec->slot[r->slot].n || t->n == s) return; /* the first element giving a field wins */
     put(&rec->slot[r->slot], t->p + s, t->n - s);
-    if (r->act != A_ATOM_TEXT && (r->slot == S_TITLE || r->slot == S_SUMMARY || r->slot == S_CONTENT))
+    if (r->act != A_ATOM_TEXT &&
+        (r->slot == S_TITLE || r->slot == S_SUMMARY || r->slot == S_CONTENT))
       rec->type[r->slot] = r->slot == S_TITLE ? "text/plain" : "text/html";
   }
 }
 
-static void end_element(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri) {
+static void end_element(void *ctx, const xmlChar *local, const xmlChar *prefix,
+                        const xmlChar *uri) {
   feed_sax *fs = ctx;
-  (void)local; (void)prefix; (void)uri;
+  (void)local;
+  (void)prefix;
+  (void)uri;
   int d = fs->depth--;
-  if (d == fs->capture_depth) end_capture(fs);
+  if (d == fs->capture_depth)
+    end_capture(fs);
   else if (d == fs->author_depth) {
     static const char *keys[] = {"name", "email", "uri"};
     fs->author_depth = 0;
-    if (fs->author[0].n || fs->author[1].n || fs->author[2].n) put_object(&fs->rec->list[L_AUTHORS], 3, keys, fs->author, 0);
-  } else if (d == fs->image_depth) fs->image_depth = 0;
-  else if (d == fs->item_depth) { write_item(fs); fs->item_depth = 0; }
+    if (fs->author[0].n || fs->author[1].n || fs->author[2].n)
+      put_object(&fs->rec->list[L_AUTHORS], 3, keys, fs->author, 0);
+  } else if (d == fs->image_depth)
+    fs->image_depth = 0;
+  else if (d == fs->item_depth) {
+    write_item(fs);
+    fs->item_depth = 0;
+  }
 }
 
 static void characters(void *ctx, const xmlChar *text, int len) {
@@ -357,7 +328,8 @@ int feed_sax_push(feed_sax *fs, const char *bytes, size_t count) {
     sax.cdataBlock = characters;
     sax.serror = on_error;
     fs->ctxt = xmlCreatePushParserCtxt(&sax, fs, bytes, (int)count, fs->source);
-    xmlCtxtUseOptions(fs->ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_RECOVER);
+    xmlCtxtUseOptions(fs->ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                    XML_PARSE_RECOVER);
     return 0;
   }
   if (xmlParseChunk(fs->ctxt, bytes, (int)count, 0) != 0 && fs->ctxt->disableSAX) fs->stopped = 1;
@@ -378,19 +350,22 @@ int feed_sax_finish(feed_sax *fs, const char *url, long status, const char *erro
   put_field(b, "url", url ? url : fs->source, strlen(url ? url : fs->source));
   put(b, tail, snprintf(tail, sizeof tail, ",\"ok\":%s", error_kind ? "false" : "true"));
   if (status) put(b, tail, snprintf(tail, sizeof tail, ",\"status\":%ld", status));
-  put(b, tail, snprintf(tail, sizeof tail, ",\"items\":%ld,\"bytes\":%zu,\"wellformed\":%s,\"encoding\":\"utf-8\",\"elapsed_ms\":%ld",
-      fs->items, fs->bytes, fs->wellformed ? "true" : "false",
-      (long)((now.tv_sec - fs->start.tv_sec) * 1000 + (now.tv_nsec - fs->start.tv_nsec) / 1000000)));
-  if (error_kind) put(b, tail, snprintf(tail, sizeof tail, ",\"error\":{\"kind\":\"%s\"}", error_kind));
+  put(b, tail,
+      snprintf(tail, sizeof tail,
+               ",\"items\":%ld,\"bytes\":%zu,\"wellformed\":%s,\"encoding\":\"utf-8\",\"elapsed_"
+               "ms\":%ld",
+               fs->items, fs->bytes, fs->wellformed ? "true" : "false",
+               (long)((now.tv_sec - fs->start.tv_sec) * 1000 +
+                      (now.tv_nsec - fs->start.tv_nsec) / 1000000)));
+  if (error_kind)
+    put(b, tail, snprintf(tail, sizeof tail, ",\"error\":{\"kind\":\"%s\"}", error_kind));
   write_line(fs);
   int ok = !error_kind;
   if (fs->ctxt) xmlFreeParserCtxt(fs->ctxt);
-  record *recs[2] = {&fs->feed, &fs->item};
-  for (int k = 0; k < 2; k++) {
-    for (int s = 0; s < S_COUNT; s++) free(recs[k]->slot[s].p);
-    for (int l = 0; l < L_COUNT; l++) free(recs[k]->list[l].p);
-  }
-  for (int i = 0; i < 3; i++) free(fs->author[i].p);
+  record_free(&fs->feed);
+  record_free(&fs->item);
+  for (int i = 0; i < 3; i++)
+    free(fs->author[i].p);
   free(fs->text.p);
   free(fs->line.p);
   free(fs);

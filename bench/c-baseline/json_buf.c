@@ -9,7 +9,9 @@
 static int word_needs_escape(uint64_t w) {
   const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
   uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
-  return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((slash - ones) & ~slash)) & high ? 1 : 0;
+  return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((slash - ones) & ~slash)) & high
+             ? 1
+             : 0;
 }
 
 /* A JSON string: quotes, backslash and C0 controls escaped; UTF-8 passes through. */
@@ -19,17 +21,28 @@ void put_json(buf *b, const char *s, size_t n) {
   PUTS(b, "\"");
   while (i < n) {
     uint64_t w;
-    if (n - i >= 8 && (memcpy(&w, s + i, 8), !word_needs_escape(w))) { i += 8; continue; }
+    if (n - i >= 8 && (memcpy(&w, s + i, 8), !word_needs_escape(w))) {
+      i += 8;
+      continue;
+    }
     unsigned char c = (unsigned char)s[i++];
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     put(b, s + run, i - 1 - run);
     run = i;
-    if (c == '"') PUTS(b, "\\\"");
-    else if (c == '\\') PUTS(b, "\\\\");
-    else if (c == '\n') PUTS(b, "\\n");
-    else if (c == '\t') PUTS(b, "\\t");
-    else if (c == '\r') PUTS(b, "\\r");
-    else { char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]}; put(b, u, 6); }
+    if (c == '"')
+      PUTS(b, "\\\"");
+    else if (c == '\\')
+      PUTS(b, "\\\\");
+    else if (c == '\n')
+      PUTS(b, "\\n");
+    else if (c == '\t')
+      PUTS(b, "\\t");
+    else if (c == '\r')
+      PUTS(b, "\\r");
+    else {
+      char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+      put(b, u, 6);
+    }
   }
   put(b, s + run, n - run);
   PUTS(b, "\"");
@@ -65,7 +78,8 @@ void put_object(buf *list, int pairs, const char **keys, buf *values, int numeri
     if (numeric_last && i == pairs - 1) {
       char digits[24];
       put(list, digits, snprintf(digits, sizeof digits, "%lld", number));
-    } else put_json(list, values[i].p, values[i].n);
+    } else
+      put_json(list, values[i].p, values[i].n);
   }
   PUTS(list, "}");
 }

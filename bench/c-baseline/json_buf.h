@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { char *p; size_t n, cap; } buf;
+typedef struct {
+  char *p;
+  size_t n, cap;
+} buf;
 
 /* Appends n bytes (inline: it runs for every piece of every record). */
 static inline void put(buf *b, const char *s, size_t n) {

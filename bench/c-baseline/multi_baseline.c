@@ -50,8 +50,9 @@ static int finish(CURLM *multi, CURL *easy, CURLcode result) {
   curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &url);
   curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
   const char *error = result == CURLE_OPERATION_TIMEDOUT ? "timeout"
-                    : result != CURLE_OK ? "network"
-                    : (status < 200 || status > 299) ? "http" : NULL;
+                      : result != CURLE_OK               ? "network"
+                      : (status < 200 || status > 299)   ? "http"
+                                                         : NULL;
   int ok = feed_sax_finish(t->parser, url, status, error);
   curl_multi_remove_handle(multi, easy);
   curl_easy_cleanup(easy);
@@ -63,9 +64,12 @@ int main(int argc, char **argv) {
   long jobs = 16, timeout_ms = 30000;
   const char *list = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-j") && i + 1 < argc) jobs = atol(argv[++i]);
-    else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout_ms = (long)(atof(argv[++i]) * 1000);
-    else list = argv[i];
+    if (!strcmp(argv[i], "-j") && i + 1 < argc)
+      jobs = atol(argv[++i]);
+    else if (!strcmp(argv[i], "--timeout") && i + 1 < argc)
+      timeout_ms = (long)(atof(argv[++i]) * 1000);
+    else
+      list = argv[i];
   }
   FILE *f = list ? fopen(list, "r") : NULL;
   if (!f || jobs < 1) {
@@ -88,7 +92,8 @@ int main(int argc, char **argv) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
   CURLM *multi = curl_multi_init();
   int running = 0, failed = 0;
-  for (; next < count && (long)next < jobs; next++) start(multi, urls[next], timeout_ms);
+  for (; next < count && (long)next < jobs; next++)
+    start(multi, urls[next], timeout_ms);
   do {
     curl_multi_perform(multi, &running);
     CURLMsg *msg;
@@ -98,13 +103,17 @@ int main(int argc, char **argv) {
       CURL *easy = msg->easy_handle;
       CURLcode result = msg->data.result;
       failed += !finish(multi, easy, result);
-      if (next < count) { start(multi, urls[next++], timeout_ms); running++; }
+      if (next < count) {
+        start(multi, urls[next++], timeout_ms);
+        running++;
+      }
     }
     if (running) curl_multi_poll(multi, NULL, 0, 1000, NULL);
   } while (running || next < count);
   curl_multi_cleanup(multi);
   curl_global_cleanup();
-  for (size_t i = 0; i < count; i++) free(urls[i]);
+  for (size_t i = 0; i < count; i++)
+    free(urls[i]);
   free(urls);
   return failed ? 1 : 0;
 }
