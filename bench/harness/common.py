@@ -31,8 +31,22 @@ class Measurement:
 
 # bin/rusage_exec (rusage_exec.c), set by main.py: measures each child from a small parent.
 RUSAGE_EXEC = None
+# Where rusage_exec writes its one-line results (bench/out/rusage), set by main.py.
+RESULT_DIR = None
 # No tool may hang the benchmark: one that runs past this is killed and shows as failed.
 DEFAULT_TIMEOUT = 300
+
+
+# Measured tools still running, so that an interrupted benchmark stops them too.
+LIVE = set()
+
+
+def stop_live_processes():
+    """SIGTERM to every rusage_exec still running; it forwards the signal to its tool."""
+    for measured in list(LIVE):
+        if measured.process.poll() is None:
+            measured.process.terminate()
+    LIVE.clear()
 
 
 class MeasuredProcess:
@@ -40,15 +54,17 @@ class MeasuredProcess:
 
     def __init__(self, argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                  timeout=DEFAULT_TIMEOUT):
-        handle, self.result_path = tempfile.mkstemp(prefix="rusage-", suffix=".txt")
+        handle, self.result_path = tempfile.mkstemp(prefix="rusage-", suffix=".txt", dir=RESULT_DIR)
         os.close(handle)
         self.process = subprocess.Popen([RUSAGE_EXEC, self.result_path, str(int(timeout))]
                                         + list(argv), stdin=stdin, stdout=stdout,
                                         stderr=subprocess.DEVNULL)
         self.stdin = self.process.stdin
+        LIVE.add(self)
 
     def finish(self):
         self.process.wait()
+        LIVE.discard(self)
         try:
             with open(self.result_path) as f:
                 fields = f.read().split()
@@ -151,11 +167,12 @@ def print_table(title, header, rows, notes=()):
 
     print()
     print("### " + title)
-    print()
-    print(line(header))
-    print("| " + " | ".join("-" * w for w in widths) + " |")
-    for row in rows:
-        print(line(row))
+    if rows:  # a skipped section has only its note
+        print()
+        print(line(header))
+        print("| " + " | ".join("-" * w for w in widths) + " |")
+        for row in rows:
+            print(line(row))
     for note in notes:
         print()
         print(note)

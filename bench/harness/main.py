@@ -135,8 +135,12 @@ def main():
                                                            ", ".join(SECTIONS)))
     ctx = Context(args)
     common.RUSAGE_EXEC = args.rusage_exec
+    common.RESULT_DIR = os.path.join(ctx.out, "rusage")
+    shutil.rmtree(common.RESULT_DIR, ignore_errors=True)  # leftovers of an interrupted run
+    os.makedirs(common.RESULT_DIR)
     os.makedirs(ctx.out, exist_ok=True)
     atexit.register(ctx.run_cleanups)
+    atexit.register(common.stop_live_processes)
 
     def stop(signum, frame):
         raise SystemExit(128 + signum)
