@@ -188,3 +188,13 @@ def exit_note(measurements):
     """' (exit N)' when a tool failed in any run, so a broken tool is not read as a fast one."""
     bad = sorted({m.status for m in measurements if m.status != 0})
     return " (exit %s)" % ",".join(str(s) for s in bad) if bad else ""
+
+
+def startup_floor(ctx):
+    """feedpull's fixed cost, `feedpull --version`: (wall Stats, peak RSS Stats in MiB).
+    It explains the 1 MB figures (mostly start-up) and the floor under the peak memory."""
+    if getattr(ctx, "startup", None) is None:
+        runs = [run_measured([ctx.feedpull, "--version"]) for _ in range(max(ctx.runs, 3))]
+        ctx.startup = (Stats(m.wall for m in runs), Stats(m.max_rss_kib / 1024 for m in runs))
+    return ctx.startup
+

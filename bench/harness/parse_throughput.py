@@ -11,7 +11,7 @@ import os
 import sys
 
 from common import (Stats, count_item_lines, exit_note, print_table, progress,
-                    python_module_available, run_measured, verdict, which)
+                    python_module_available, run_measured, startup_floor, verdict, which)
 
 FORMATS = (("rss20", "RSS 2.0"), ("atom10", "Atom 1.0"), ("rss10", "RSS 1.0"))
 SIZES = ((1_000_000, "1 MB"), (100_000_000, "100 MB"))
@@ -141,6 +141,9 @@ def run(ctx):
                                 else "%d fields differ" % differences))
     notes.append("Same work: feedpull's records and the C baseline's on the 1 MB inputs, "
                  "field by field (source, url, elapsed_ms aside): " + "; ".join(same) + ".")
+    wall, rss = startup_floor(ctx)
+    notes.append("feedpull's start-up alone (`feedpull --version`): %s, which the 1 MB figures "
+                 "include." % wall.format(3, " s"))
     notes.append("MB/s = 10^6 bytes per second of wall time (process start-up included); ratio = "
                  "C baseline's median time / the tool's; items = item lines printed (sfeed: "
                  "TSV lines). Medians of %d runs, min–max in brackets." % ctx.runs)

@@ -12,7 +12,8 @@ import signal
 import subprocess
 import sys
 
-from common import MeasuredProcess, Stats, exit_note, print_table, progress, verdict
+from common import (MeasuredProcess, Stats, exit_note, print_table, progress, startup_floor,
+                    verdict)
 
 SIZES = ((10_000_000, "10 MB"), (100_000_000, "100 MB"), (1_000_000_000, "1 GB"))
 TARGET_GROWTH = 0.10  # issue 5: 10 MB -> 1 GB grows < 10%
@@ -106,6 +107,9 @@ def run(ctx):
         row += [peaks[name][size].format(1) for size, _ in SIZES]
         row += ["%+.0f%%" % (growth * 100), target]
         rows.append(row)
+    _, rss = startup_floor(ctx)
+    notes.append("feedpull's start-up alone (`feedpull --version`) peaks at %s MiB: the floor "
+                 "under its figures." % rss.format(1))
     notes.append("Peak RSS in MiB (ru_maxrss), RSS 2.0 generated on the fly into each tool's "
                  "standard input. Medians, min–max in brackets; runs: %s." % ", ".join(
                      "%s %d" % (n, ctx.memory_runs(s)) for s, n in SIZES))
