@@ -69,7 +69,8 @@ import Testing
         record["source"] = nil
         record["url"] = nil
         record["elapsed_ms"] = nil
-        return String(describing: record.sorted { $0.key < $1.key })
+        let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
+        return String(decoding: data ?? Data(), as: UTF8.self)
       }
     }
     #expect(comparable(fromFile) == comparable(fromStdin))

@@ -3,28 +3,24 @@ import FeedParser
 /// Records as the contract's JSON Lines: one object a line, fields named and ordered as in
 /// `../shared/CONTRACT.md`.
 enum JSONLinesEncoding {
-  /// Appends `record` and its newline to `bytes`.
-  static func append(_ record: PullRecord, to bytes: inout [UInt8]) {
-    // Move the buffer into the writer and back, so appending never copies what is pending.
-    var buffer: [UInt8] = []
-    swap(&buffer, &bytes)
-    var object = JSONObjectWriter(into: consume buffer)
-    switch record {
-    case .feed(let record): write(record, to: &object)
-    case .item(let record): write(record, to: &object)
-    case .end(let record): write(record, to: &object)
+  /// Appends `record` and its newline to `buffer`.
+  static func append(_ record: PullRecord, to buffer: inout JSONLineBuffer) {
+    buffer.line { object in
+      switch record {
+      case .feed(let record): write(record, to: &object)
+      case .item(let record): write(record, to: &object)
+      case .end(let record): write(record, to: &object)
+      }
     }
-    bytes = object.finish()
-    bytes.append(UInt8(ascii: "\n"))
   }
 
   static func line(_ record: PullRecord) -> String {
-    var bytes: [UInt8] = []
-    append(record, to: &bytes)
-    return String(decoding: bytes.dropLast(), as: UTF8.self)
+    var buffer = JSONLineBuffer()
+    append(record, to: &buffer)
+    return String(decoding: buffer.bytes.dropLast(), as: UTF8.self)
   }
 
-  private static func write(_ record: FeedRecord, to object: inout JSONObjectWriter) {
+  private static func write(_ record: FeedRecord, to object: inout JSONLineBuffer) {
     let channel = record.channel
     object.field("type", "feed")
     object.field("source", record.source)
@@ -47,7 +43,7 @@ enum JSONLinesEncoding {
     object.field("categories", channel.categories)
   }
 
-  private static func write(_ record: ItemRecord, to object: inout JSONObjectWriter) {
+  private static func write(_ record: ItemRecord, to object: inout JSONLineBuffer) {
     let item = record.item
     object.field("type", "item")
     object.field("source", record.source)
@@ -79,7 +75,7 @@ enum JSONLinesEncoding {
     object.field("comments", item.comments)
   }
 
-  private static func write(_ record: EndRecord, to object: inout JSONObjectWriter) {
+  private static func write(_ record: EndRecord, to object: inout JSONLineBuffer) {
     object.field("type", "end")
     object.field("source", record.source)
     object.field("url", record.url)
@@ -107,7 +103,7 @@ enum JSONLinesEncoding {
 
   /// `published` as RFC 3339, or `published_raw` with the text when it could not be read.
   private static func date(
-    _ key: StaticString, _ date: FeedDate?, to object: inout JSONObjectWriter
+    _ key: StaticString, _ date: FeedDate?, to object: inout JSONLineBuffer
   ) {
     switch date {
     case .instant(let seconds): object.field(key, FeedDateParser.rfc3339(seconds))
@@ -120,7 +116,7 @@ enum JSONLinesEncoding {
     }
   }
 
-  private static func people(_ people: [FeedPerson], to object: inout JSONObjectWriter) {
+  private static func people(_ people: [FeedPerson], to object: inout JSONLineBuffer) {
     object.objects("authors", people) { object, person in
       object.field("name", person.name)
       object.field("email", person.email)

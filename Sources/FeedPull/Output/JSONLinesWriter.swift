@@ -5,7 +5,7 @@ import Synchronization
 /// with a hundred items costs one `write`, not a hundred.
 public final class JSONLinesWriter: PullRecordSink {
   private let output: FileDescriptorOutput
-  private let pending = Mutex<[UInt8]>([])
+  private let pending = Mutex(JSONLineBuffer())
   /// Past this, a buffer is written out without waiting for the next flush.
   private let highWater = 1 << 16
   private let failedFlag = Atomic<Bool>(false)
@@ -20,7 +20,7 @@ public final class JSONLinesWriter: PullRecordSink {
   public func receive(_ record: PullRecord) {
     pending.withLock { buffer in
       JSONLinesEncoding.append(record, to: &buffer)
-      if buffer.count >= highWater { write(&buffer) }
+      if buffer.bytes.count >= highWater { write(&buffer) }
     }
   }
 
@@ -31,10 +31,10 @@ public final class JSONLinesWriter: PullRecordSink {
   }
 
   /// Writes and empties `buffer`; runs under the lock so records keep their order.
-  private func write(_ buffer: inout [UInt8]) {
-    if !failed && !output.write(buffer) {
+  private func write(_ buffer: inout JSONLineBuffer) {
+    if !failed && !output.write(buffer.bytes) {
       failedFlag.store(true, ordering: .relaxed)
     }
-    buffer.removeAll(keepingCapacity: true)
+    buffer.removeAll()
   }
 }

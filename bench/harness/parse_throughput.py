@@ -1,0 +1,151 @@
+"""Section 1: parse throughput of local files, feedpull next to the C baseline and the peers.
+
+Each tool reads the same generated file and writes its records to /dev/null; the figure is the
+file's size over the process's wall time (start-up included, as a user sees it). Tools take
+turns within each run so that a noisy neighbour on the machine hurts all of them alike. One
+untimed run per tool first warms the page cache and counts the items it printed: a tool that
+prints nothing is not fast, it is broken, and the table says so.
+"""
+
+import os
+import sys
+
+from common import (Stats, count_item_lines, exit_note, print_table, progress,
+                    python_module_available, run_measured, startup_floor, verdict, which)
+
+FORMATS = (("rss20", "RSS 2.0"), ("atom10", "Atom 1.0"), ("rss10", "RSS 1.0"))
+SIZES = ((1_000_000, "1 MB"), (100_000_000, "100 MB"))
+TARGET_RATIO = 0.7  # issue 5: feedpull >= 0.7x the C baseline on 100 MB RSS 2.0 and Atom
+FEEDPARSER_MAX_BYTES = 10_000_000
+RUN_TIMEOUT = 180  # feedparser takes ~45 s for 100 MB (--slow-peers)  # feedparser needs ~40 s for 100 MB; --slow-peers lifts this
+
+
+class Tool:
+    def __init__(self, name, argv_for, stdin_file=False, marker=b'"type":"item"', max_bytes=None,
+                 missing=None):
+        self.name = name
+        self.argv_for = argv_for  # path -> argv
+        self.stdin_file = stdin_file  # the file goes to standard input instead of argv
+        self.marker = marker  # what marks an item line in its output (None: every line)
+        self.max_bytes = max_bytes
+        self.missing = missing  # why the tool cannot run, or None
+
+
+def tools(ctx):
+    feedparser_script = os.path.join(ctx.bench, "peers", "feedparser_jsonl.py")
+    has_feedparser = python_module_available("feedparser")
+    return [
+        Tool("feedpull", lambda p: [ctx.feedpull, "--format", "jsonl", "--max-bytes", "4G", p]),
+        Tool("C SAX push (limit)", lambda p: [ctx.sax_baseline, p]),
+        Tool("C SAX push, a write per record", lambda p: [ctx.sax_baseline, "--flush", p]),
+        Tool("Foundation XMLParser", lambda p: [ctx.foundation_baseline, p],
+             missing=None if ctx.foundation_baseline else "not built"),
+        Tool("sfeed", lambda p: ["sfeed"], stdin_file=True, marker=None,
+             missing=None if which("sfeed") else "not installed"),
+        Tool("python feedparser", lambda p: [sys.executable, feedparser_script, p],
+             max_bytes=float("inf") if ctx.slow_peers else FEEDPARSER_MAX_BYTES,
+             missing=None if has_feedparser else "not installed"),
+    ]
+
+
+def compare_records(ctx, path):
+    """Differences between feedpull's and the C baseline's records for one file (source, url
+    and elapsed_ms aside), so the table shows that both did the same work. None: not run."""
+    import json
+    import subprocess
+
+    outputs = []
+    for argv in ([ctx.feedpull, "--format", "jsonl", path], [ctx.sax_baseline, path]):
+        result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                timeout=RUN_TIMEOUT)
+        try:
+            outputs.append([json.loads(line) for line in result.stdout.splitlines()])
+        except ValueError:
+            return None
+    ours, limit = outputs
+    differences = abs(len(ours) - len(limit))
+    for a, b in zip(ours, limit):
+        for key in set(a) | set(b):
+            if key not in ("source", "url", "elapsed_ms") and a.get(key) != b.get(key):
+                differences += 1
+    return differences
+
+
+def run(ctx):
+    rows = []
+    notes = []
+    all_tools = tools(ctx)
+    for size, size_name in SIZES:
+        for fmt, fmt_name in FORMATS:
+            path = ctx.input_file(fmt, size)
+            actual = os.path.getsize(path)
+            active = []
+            for tool in all_tools:
+                if tool.missing:
+                    continue
+                if tool.max_bytes and actual > tool.max_bytes:
+                    continue
+                active.append(tool)
+            progress("parse %s %s: %s" % (fmt_name, size_name, ", ".join(t.name for t in active)))
+            items = {}
+            timed_out = set()
+            for tool in active:
+                with open(path if tool.stdin_file else os.devnull, "rb") as stdin:
+                    items[tool.name], status = count_item_lines(
+                        tool.argv_for(path), stdin=stdin, marker=tool.marker, timeout=RUN_TIMEOUT)
+                if status == -9:
+                    timed_out.add(tool.name)  # shown once, not waited for in every run
+            active = [tool for tool in active if tool.name not in timed_out]
+            results = {tool.name: [] for tool in active}
+            for run_index in range(ctx.runs):
+                for tool in active:
+                    if tool.max_bytes is not None and actual > FEEDPARSER_MAX_BYTES and \
+                            run_index >= ctx.slow_peer_runs:
+                        continue  # --slow-peers on 100 MB: ~45 s a run, so fewer runs
+                    with open(path if tool.stdin_file else os.devnull, "rb") as stdin:
+                        results[tool.name].append(
+                            run_measured(tool.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT))
+            c_median = Stats(m.wall for m in results["C SAX push (limit)"]).median
+            for tool in all_tools:
+                label = "%s %s" % (fmt_name, size_name)
+                if tool.missing:
+                    if size == SIZES[0][0] and fmt == FORMATS[0][0]:
+                        notes.append("%s: %s, skipped." % (tool.name, tool.missing))
+                    continue
+                if tool.name in timed_out:
+                    rows.append([label, tool.name, "timed out after %d s" % RUN_TIMEOUT, "", "",
+                                 str(items[tool.name]),
+                                 "❌ not met" if tool.name == "feedpull" else ""])
+                    continue
+                if tool not in active:
+                    rows.append([label, tool.name, "skipped: slow (--slow-peers)", "", "", "", ""])
+                    continue
+                runs = results[tool.name]
+                seconds = Stats(m.wall for m in runs)
+                throughput = Stats(actual / 1e6 / m.wall for m in runs)
+                ratio = c_median / seconds.median
+                target = ""
+                if tool.name == "feedpull" and size == 100_000_000 and fmt in ("rss20", "atom10"):
+                    target = "≥ %.1f× C: %s" % (TARGET_RATIO, verdict(ratio >= TARGET_RATIO))
+                    expected = items["C SAX push (limit)"]
+                    if items[tool.name] != expected or exit_note(runs):
+                        target = "≥ %.1f× C: %s (printed %d items of %d)" % (
+                            TARGET_RATIO, verdict(False), items[tool.name], expected)
+                rows.append([label, tool.name + exit_note(runs), throughput.format(1),
+                             seconds.format(3), "%.2f×" % ratio, str(items[tool.name]), target])
+    same = []
+    for fmt, fmt_name in FORMATS:
+        differences = compare_records(ctx, ctx.input_file(fmt, SIZES[0][0]))
+        same.append("%s: %s" % (fmt_name, "not comparable (output is not JSON Lines)"
+                                if differences is None else "identical" if differences == 0
+                                else "%d fields differ" % differences))
+    notes.append("Same work: feedpull's records and the C baseline's on the 1 MB inputs, "
+                 "field by field (source, url, elapsed_ms aside): " + "; ".join(same) + ".")
+    wall, rss = startup_floor(ctx)
+    notes.append("feedpull's start-up alone (`feedpull --version`): %s, which the 1 MB figures "
+                 "include." % wall.format(3, " s"))
+    notes.append("MB/s = 10^6 bytes per second of wall time (process start-up included); ratio = "
+                 "C baseline's median time / the tool's; items = item lines printed (sfeed: "
+                 "TSV lines). Medians of %d runs, min–max in brackets." % ctx.runs)
+    print_table("1. Parse throughput: `feedpull --format jsonl FILE > /dev/null`",
+                ["input", "tool", "MB/s", "seconds", "vs C", "items", "target"], rows, notes)
