@@ -114,7 +114,7 @@ public final class StreamingFeedParser {
     let failure = outcome()
     let repaired =
       (repairFilter?.repaired ?? false) || (utf8Repair?.repaired ?? false)
-      || (transcoder?.repaired ?? false)
+      || (transcoder?.repaired ?? false) || (doctypeGate?.sawMalformedMarkup ?? false)
     let trustworthy = decision?.trustworthy ?? true
     parser = nil
     return FeedParseResult(

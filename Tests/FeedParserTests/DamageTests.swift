@@ -127,6 +127,12 @@ import Testing
     }
   }
 
+  @Test func malformedPrologCommentIsRecovered() throws {
+    let outcome = try parseFixture("damage/prolog-comment-double-hyphen.xml")
+    #expect(outcome.items.map(\.title) == ["e"])
+    #expect(outcome.result == FeedParseResult(wellformed: false, encoding: "utf-8", failure: nil))
+  }
+
   @Test func plainTextFails() {
     #expect(parse("Service temporarily unavailable, try again later.").result.failure?.kind == .xml)
   }

@@ -1,15 +1,15 @@
-/// Holds back the start of a document until its DOCTYPE declaration is complete, then lets the
-/// bytes through. libxml2 2.9.14's push parser decides where a DOCTYPE ends by looking ahead
-/// for `>` in whatever bytes it has, so a malformed declaration (an unclosed quoted ID) parsed
-/// differently when it arrived in small chunks (found by the fuzzer, `Tests/Fuzz`). Given the
-/// whole declaration at once, libxml2 reads it the same way however the document was split.
-/// Documents without a DOCTYPE pass as soon as the root element's `<` shows; one whose DOCTYPE
-/// never ends is held to the end of the document (or to `limit` bytes).
+/// Stands between the repaired bytes and libxml2 until the root element starts. It drops the
+/// prolog's comments and processing instructions (they carry nothing for a feed) and holds
+/// back a DOCTYPE declaration until it is complete, then lets everything through. libxml2
+/// 2.9.14's push parser reads a malformed DOCTYPE (an unclosed quoted ID) or prolog comment
+/// (`--` inside) differently depending on how the bytes were chunked (fuzzer finds); given no
+/// comments and the whole declaration at once, it reads the prolog the same way every time.
+/// A prolog comment or PI that is malformed or never ends makes the document not well-formed.
 struct DoctypeGate {
   private enum State {
     /// Between markup in the prolog.
     case prolog
-    /// After `<`, with the bytes of the construct read so far (`<!DOCTYPE`, `<!--`, `<?`).
+    /// After `<`, with the bytes of the construct read so far (`!DOCTYPE`, `!--`, `?`).
     case markupStart([UInt8])
     case comment(dashes: Int)
     case processingInstruction(sawQuestionMark: Bool)
@@ -24,6 +24,8 @@ struct DoctypeGate {
   /// The last four bytes seen, to notice `<!--` inside the internal subset.
   private var recent: UInt32 = 0
   private let limit: Int
+  /// A prolog comment with `--` inside, or a comment or PI cut off by the document's end.
+  private(set) var sawMalformedMarkup = false
 
   init(limit: Int = 1 << 20) { self.limit = limit }
 
@@ -36,17 +38,33 @@ struct DoctypeGate {
       body(input)
       return
     }
-    for byte in input where !isOpen { step(byte) }
-    held.append(contentsOf: input)
+    var index = 0
+    while index < input.count, !isOpen {
+      step(input[index])
+      index += 1
+    }
+    if isOpen {
+      held.append(contentsOf: input[index...])
+    }
     if isOpen || held.count > limit {
-      state = .open
-      held.withUnsafeBytes(body)
-      held = []
+      open(body)
     }
   }
 
   /// Lets through whatever is still held.
   mutating func finish(_ body: (UnsafeRawBufferPointer) -> Void) {
+    switch state {
+    case .comment, .processingInstruction: sawMalformedMarkup = true
+    default: break
+    }
+    open(body)
+  }
+
+  private mutating func open(_ body: (UnsafeRawBufferPointer) -> Void) {
+    if case .markupStart(let seen) = state {
+      held.append(UInt8(ascii: "<"))
+      held.append(contentsOf: seen)
+    }
     state = .open
     held.withUnsafeBytes(body)
     held = []
@@ -58,6 +76,8 @@ struct DoctypeGate {
   }
 
   private static let commentOpener: UInt32 = 0x3C21_2D2D  // "<!--"
+  private static let doctypeKeyword = Array("!DOCTYPE".utf8)
+  private static let commentKeyword = Array("!--".utf8)
 
   private mutating func step(_ byte: UInt8) {
     recent = recent << 8 | UInt32(byte)
@@ -65,24 +85,30 @@ struct DoctypeGate {
     case .open:
       return
     case .prolog:
-      if byte == UInt8(ascii: "<") { state = .markupStart([]) }
+      if byte == UInt8(ascii: "<") { state = .markupStart([]) } else { held.append(byte) }
     case .markupStart(var seen):
       seen.append(byte)
-      if seen == Array("?".utf8) {
+      if seen == [UInt8(ascii: "?")] {
         state = .processingInstruction(sawQuestionMark: false)
-      } else if seen == Array("!--".utf8) {
+      } else if seen == Self.commentKeyword {
         state = .comment(dashes: 0)
-      } else if seen.count == 8, seen == Array("!DOCTYPE".utf8) {
+      } else if seen == Self.doctypeKeyword {
+        held.append(UInt8(ascii: "<"))
+        held.append(contentsOf: seen)
         state = .doctype(quote: nil, bracketDepth: 0)
-      } else if Array("!DOCTYPE".utf8).starts(with: seen) || Array("!--".utf8).starts(with: seen) {
+      } else if Self.doctypeKeyword.starts(with: seen) || Self.commentKeyword.starts(with: seen) {
         state = .markupStart(seen)
       } else {
-        state = .open  // The root element (or something libxml2 will reject either way).
+        // The root element (or something libxml2 will reject either way).
+        held.append(UInt8(ascii: "<"))
+        held.append(contentsOf: seen)
+        state = .open
       }
     case .comment(let dashes):
       if byte == UInt8(ascii: ">") && dashes >= 2 {
         state = .prolog
       } else {
+        if dashes >= 2 { sawMalformedMarkup = true }  // XML 1.0 production 15: no `--` inside.
         state = .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
       }
     case .processingInstruction(let sawQuestionMark):
@@ -92,6 +118,7 @@ struct DoctypeGate {
         state = .processingInstruction(sawQuestionMark: byte == UInt8(ascii: "?"))
       }
     case .subsetComment(let depth, let dashes):
+      held.append(byte)
       if byte == UInt8(ascii: ">") && dashes >= 2 {
         state = .doctype(quote: nil, bracketDepth: depth)
       } else {
@@ -99,6 +126,7 @@ struct DoctypeGate {
           bracketDepth: depth, dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
       }
     case .doctype(let quote, let depth):
+      held.append(byte)
       if quote == nil && depth > 0 && recent == Self.commentOpener {
         state = .subsetComment(bracketDepth: depth, dashes: 0)
       } else if let quote {
