@@ -8,15 +8,15 @@ import Synchronization
 /// handed over by the kernel (PI futex) without a user-space atomic that TSan observes; the same
 /// program with a pthread-based lock is clean. Announcing acquire/release on the lock's address
 /// keeps the worker's TSan runs meaningful. Outside TSan builds the annotations are two calls to
-/// empty functions.
-final class TSanVisibleMutex<Value: ~Copyable>: Sendable {
+/// empty functions. `package`: the pipeline's locks need the same treatment.
+package final class TSanVisibleMutex<Value: ~Copyable>: Sendable {
   private let mutex: Mutex<Value>
 
-  init(_ value: consuming sending Value) {
+  package init(_ value: consuming sending Value) {
     mutex = Mutex(value)
   }
 
-  func withLock<Result: ~Copyable, E: Error>(
+  package func withLock<Result: ~Copyable, E: Error>(
     _ body: (inout sending Value) throws(E) -> sending Result
   ) throws(E) -> sending Result {
     let address = Unmanaged.passUnretained(self).toOpaque()

@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPWorker
 import Synchronization
 
 extension FeedPuller {
@@ -65,7 +66,7 @@ final class RecordStreamBuffer: FlowControlledSink {
 
   private let continuation: AsyncStream<PullRecord>.Continuation
   private let limit: Int
-  private let state = Mutex(State())
+  private let state = TSanVisibleMutex(State())
 
   init(continuation: AsyncStream<PullRecord>.Continuation, limit: Int) {
     self.continuation = continuation

@@ -1,3 +1,4 @@
+import HTTPWorker
 import Synchronization
 
 /// Writes records as the contract's JSON Lines to a file descriptor (standard output for the
@@ -5,7 +6,7 @@ import Synchronization
 /// with a hundred items costs one `write`, not a hundred.
 public final class JSONLinesWriter: PullRecordSink {
   private let output: FileDescriptorOutput
-  private let pending = Mutex(JSONLineBuffer())
+  private let pending = TSanVisibleMutex(JSONLineBuffer())
   /// Past this, a buffer is written out without waiting for the next flush.
   private let highWater = 1 << 16
   private let failedFlag = Atomic<Bool>(false)

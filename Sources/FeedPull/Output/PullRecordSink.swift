@@ -1,3 +1,4 @@
+import HTTPWorker
 import Synchronization
 
 /// Where records go as they become known: the delegate API for tools that embed feedpull.
@@ -12,7 +13,7 @@ public protocol PullRecordSink: Sendable {
 
 /// Keeps every record in memory, for tests and for small embedders.
 public final class PullRecordCollector: PullRecordSink {
-  private let stored = Mutex<[PullRecord]>([])
+  private let stored = TSanVisibleMutex<[PullRecord]>([])
 
   public init() {}
 

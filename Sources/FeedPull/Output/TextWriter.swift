@@ -1,4 +1,5 @@
 import FeedParser
+import HTTPWorker
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ public final class TextWriter: PullRecordSink {
 
   private let output: FileDescriptorOutput
   private let columns: Int
-  private let state = Mutex(State())
+  private let state = TSanVisibleMutex(State())
 
   public init(fileDescriptor: Int32, columns: Int = 80) {
     output = FileDescriptorOutput(fileDescriptor: fileDescriptor)

@@ -52,7 +52,7 @@ public final class FeedPuller: Sendable {
   @discardableResult
   public func pull(_ sources: [PullSource], into sink: any PullRecordSink) -> [EndRecord] {
     let done = DispatchSemaphore(value: 0)
-    let ends = Mutex<[EndRecord]>([])
+    let ends = TSanVisibleMutex<[EndRecord]>([])
     start(sources, into: sink) { records in
       ends.withLock { $0 = records }
       done.signal()
@@ -114,11 +114,11 @@ public final class FeedPuller: Sendable {
 
 /// Counts `end` records and runs the completion once, after the last.
 private final class CompletionTracker: Sendable {
-  private let state: Mutex<(remaining: Int, ends: [EndRecord])>
+  private let state: TSanVisibleMutex<(remaining: Int, ends: [EndRecord])>
   private let completion: @Sendable ([EndRecord]) -> Void
 
   init(count: Int, completion: @escaping @Sendable ([EndRecord]) -> Void) {
-    state = Mutex((count, []))
+    state = TSanVisibleMutex((count, []))
     self.completion = completion
   }
 

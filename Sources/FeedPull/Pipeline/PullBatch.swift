@@ -4,7 +4,7 @@ import Synchronization
 /// The sources of one `FeedPuller.start` call, so that they can be cancelled together: each
 /// source not yet ended then ends with `cancelled` (items already written stay written).
 public final class PullBatch: Sendable {
-  private let state = Mutex<(cancelled: Bool, transfers: [TransferID])>((false, []))
+  private let state = TSanVisibleMutex<(cancelled: Bool, transfers: [TransferID])>((false, []))
   private let cancelTransfer: @Sendable (TransferID) -> Void
 
   init(cancelTransfer: @escaping @Sendable (TransferID) -> Void) {
