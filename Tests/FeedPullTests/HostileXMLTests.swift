@@ -45,7 +45,7 @@ import Testing
     #expect(errorKind(result.stdout) == "xml")
     #expect(endRecord(result.stdout)?["items"] as? Int == 2)
     #expect(result.seconds < 10)
-    #expect(result.peakMemoryBytes < 200 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
+    #expect(result.peakMemoryBytes < 64 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
   }
 
   @Test func quadraticBlowupEndsFastWithBoundedMemory() throws {
@@ -59,7 +59,7 @@ import Testing
     #expect(errorKind(result.stdout) == "xml")
     #expect(endRecord(result.stdout)?["items"] as? Int == 2)
     #expect(result.seconds < 10)
-    #expect(result.peakMemoryBytes < 200 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
+    #expect(result.peakMemoryBytes < 64 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
   }
 
   @Test func smallDeclaredEntitiesAreExpanded() throws {
@@ -124,7 +124,8 @@ import Testing
     #expect(result.status == 0 || errorKind(result.stdout) != nil)
     #expect((endRecord(result.stdout)?["items"] as? Int ?? 0) >= 2)
     #expect(result.seconds < 20)
-    #expect(result.peakMemoryBytes < 400 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
+    // The one 50 MB field is held whole (about 2.5 times over, as text and as JSON).
+    #expect(result.peakMemoryBytes < 200 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
   }
 
   @Test(arguments: [

@@ -48,5 +48,7 @@ private func parse(
     parser.parse(UnsafeRawBufferPointer(rebasing: document[offset..<offset + count]))
     offset += count
   }
-  return (events, parser.finish())
+  // `finish` may hand over the channel: read `events` after it.
+  let result = parser.finish()
+  return (events, result)
 }

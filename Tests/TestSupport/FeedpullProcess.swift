@@ -31,8 +31,18 @@ public enum FeedpullProcess {
     _ arguments: [String], input: Data? = nil, currentDirectory: URL? = nil,
     deadline: TimeInterval = 60
   ) throws -> Result {
+    try run(
+      executable: binary, arguments, input: input, currentDirectory: currentDirectory,
+      deadline: deadline)
+  }
+
+  /// Runs another program the same way (for a measuring wrapper around feedpull).
+  public static func run(
+    executable: URL, _ arguments: [String], input: Data? = nil, currentDirectory: URL? = nil,
+    deadline: TimeInterval = 60
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable
     process.arguments = arguments
     if let currentDirectory { process.currentDirectoryURL = currentDirectory }
     let stdout = Pipe()
