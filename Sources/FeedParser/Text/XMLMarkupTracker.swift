@@ -98,6 +98,15 @@ struct XMLMarkupTracker {
         index += 1
       }
     case .cdata(brackets: 0):
+      while index + 8 <= input.count {
+        let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        if ByteWord.contains(word, UInt8(ascii: "]")) || ByteWord.containsBelow(word, 0x20)
+          || (isShiftJIS && ByteWord.containsHigh(word))
+        {
+          break
+        }
+        index += 8
+      }
       while index < input.count, input[index] != UInt8(ascii: "]"), input[index] >= 0x20,
         !(isShiftJIS && Self.isShiftJISLeadByte(input[index]))
       {

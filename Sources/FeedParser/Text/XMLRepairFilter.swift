@@ -88,6 +88,16 @@ struct XMLRepairFilter {
         // need no repair, and stopping at anything else.
         let start = index
         while index < count {
+          if index + 8 <= count {
+            let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if !ByteWord.contains(word, UInt8(ascii: "<"))
+              && !ByteWord.contains(word, UInt8(ascii: "&"))
+              && !ByteWord.containsBelow(word, 0x20)
+            {
+              index += 8
+              continue
+            }
+          }
           let byte = input[index]
           if byte == UInt8(ascii: "<") {
             // The byte after `<` is looked at again as text, as `XMLMarkupTracker` would.

@@ -1,0 +1,27 @@
+/// Tests on eight bytes at once, for the scanners in front of libxml2: most words of a feed hold
+/// nothing a scanner stops at, and skipping them whole is what keeps the repair pass cheap next
+/// to libxml2 itself. The tests never miss a byte they look for (a rare false alarm only sends
+/// a word down the byte-by-byte path). Bit tricks from "Bit Twiddling Hacks" (haszero, hasless).
+enum ByteWord {
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+  private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+  /// True when a byte of `word` equals `byte`.
+  @inline(__always)
+  static func contains(_ word: UInt64, _ byte: UInt8) -> Bool {
+    let probe = word ^ (ones &* UInt64(byte))
+    return (probe &- ones) & ~probe & highs != 0
+  }
+
+  /// True when a byte of `word` is below `limit` (at most 128).
+  @inline(__always)
+  static func containsBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
+    (word &- ones &* UInt64(limit)) & ~word & highs != 0
+  }
+
+  /// True when a byte of `word` is 0x80 or above.
+  @inline(__always)
+  static func containsHigh(_ word: UInt64) -> Bool {
+    word & highs != 0
+  }
+}
