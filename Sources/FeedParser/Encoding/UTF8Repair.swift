@@ -68,16 +68,28 @@ struct UTF8Repair {
     let count = bytes.count
     var index = 0
     while index < count {
-      // ASCII eight bytes at a time: most feed markup is ASCII.
-      while index + 8 <= count,
-        bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-      {
-        index += 8
+      // ASCII eight bytes at a time (most feed markup is ASCII), then straight to the first
+      // byte that is not.
+      if index + 8 <= count {
+        let high =
+          bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080
+        if high == 0 {
+          index += 8
+          continue
+        }
+        index += high.trailingZeroBitCount >> 3
       }
-      guard index < count else { break }
       let lead = bytes[index]
       if lead < 0x80 {
         index += 1
+        continue
+      }
+      // The common case of Japanese and most other scripts: a three-byte sequence whose lead
+      // (E1–EC, EE–EF) allows any continuation bytes.
+      if lead >= 0xE1, lead != 0xED, lead <= 0xEF, index + 2 < count,
+        bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80
+      {
+        index += 3
         continue
       }
       let length: Int

@@ -9,14 +9,33 @@ enum ByteWord {
   /// True when a byte of `word` equals `byte`.
   @inline(__always)
   static func contains(_ word: UInt64, _ byte: UInt8) -> Bool {
-    let probe = word ^ (ones &* UInt64(byte))
-    return (probe &- ones) & ~probe & highs != 0
+    matches(word, byte) != 0
   }
 
   /// True when a byte of `word` is below `limit` (at most 128).
   @inline(__always)
   static func containsBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
-    (word &- ones &* UInt64(limit)) & ~word & highs != 0
+    matchesBelow(word, limit) != 0
+  }
+
+  /// The high bit set in each byte that may equal `byte`. The lowest set bit is exact (borrows
+  /// only run upward), so `firstMatch` of an OR of masks finds the first byte sought.
+  @inline(__always)
+  static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let probe = word ^ (ones &* UInt64(byte))
+    return (probe &- ones) & ~probe & highs
+  }
+
+  /// The high bit set in each byte that may be below `limit` (at most 128).
+  @inline(__always)
+  static func matchesBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+    (word &- ones &* UInt64(limit)) & ~word & highs
+  }
+
+  /// The offset (0–7) of the first byte flagged in a non-zero mask; the word is little-endian.
+  @inline(__always)
+  static func firstMatch(_ mask: UInt64) -> Int {
+    mask.trailingZeroBitCount >> 3
   }
 
   /// True when a byte of `word` is 0x80 or above.

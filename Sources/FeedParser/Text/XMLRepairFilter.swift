@@ -89,14 +89,16 @@ struct XMLRepairFilter {
         let start = index
         while index < count {
           if index + 8 <= count {
+            // Jump to the first `<`, `&` or control byte of the next eight, if any.
             let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if !ByteWord.contains(word, UInt8(ascii: "<"))
-              && !ByteWord.contains(word, UInt8(ascii: "&"))
-              && !ByteWord.containsBelow(word, 0x20)
-            {
+            let stops =
+              ByteWord.matches(word, UInt8(ascii: "<")) | ByteWord.matches(word, UInt8(ascii: "&"))
+              | ByteWord.matchesBelow(word, 0x20)
+            if stops == 0 {
               index += 8
               continue
             }
+            index += ByteWord.firstMatch(stops)
           }
           let byte = input[index]
           if byte == UInt8(ascii: "<") {

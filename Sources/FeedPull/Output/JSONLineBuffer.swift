@@ -146,12 +146,15 @@ struct JSONLineBuffer {
       var index = 0
       var runStart = 0
       while index < count {
-        if index + 8 <= count,
-          !JSONLineBuffer.mayNeedEscape(
+        if index + 8 <= count {
+          // Jump to the first byte of the next eight that needs escaping, if any.
+          let mask = JSONLineBuffer.escapeMask(
             UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-        {
-          index += 8
-          continue
+          if mask == 0 {
+            index += 8
+            continue
+          }
+          index += mask.trailingZeroBitCount >> 3
         }
         let byte = base[index]
         if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
@@ -167,10 +170,11 @@ struct JSONLineBuffer {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  /// True when one of the eight bytes may be below 0x20, a `"` or a `\` (bit tricks from
-  /// "Bit Twiddling Hacks": a byte is zero after XOR with the one sought). False is exact.
+  /// The high bit of each of the eight bytes that may be below 0x20, a `"` or a `\`; the lowest
+  /// set bit is exact (bit tricks from "Bit Twiddling Hacks": a byte is zero after XOR with the
+  /// one sought, and borrows only run upward).
   @inline(__always)
-  private static func mayNeedEscape(_ word: UInt64) -> Bool {
+  private static func escapeMask(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let control = (word &- ones &* 0x20) & ~word & highs
@@ -178,7 +182,7 @@ struct JSONLineBuffer {
     let backslash = word ^ (ones &* 0x5C)
     let hasQuote = (quote &- ones) & ~quote & highs
     let hasBackslash = (backslash &- ones) & ~backslash & highs
-    return (control | hasQuote | hasBackslash) != 0
+    return control | hasQuote | hasBackslash
   }
 
   private mutating func appendEscape(_ byte: UInt8) {
