@@ -53,8 +53,23 @@ final class StatusReporter: PullRecordSink {
     }
   }
 
+  /// Records go out with the progress line taken down first and drawn again after, so that on
+  /// a terminal showing both streams the line never lands in the middle of the records.
   func flush() {
-    inner.flush()
+    guard showsProgress else {
+      inner.flush()
+      return
+    }
+    counts.withLock { counts in
+      guard counts.progressShown else {
+        inner.flush()
+        return
+      }
+      write("\r\u{1B}[K")
+      counts.progressShown = false
+      inner.flush()
+      draw("", &counts)
+    }
   }
 
   /// Clears the progress line at the end of the run.

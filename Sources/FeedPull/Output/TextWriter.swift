@@ -1,19 +1,24 @@
 import FeedParser
 import HTTPWorker
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// Records for a person at a terminal: the feed's title, then one aligned line per item
-/// (local date and time, title, link). When records of several sources interleave, the feed's
-/// title is repeated whenever the source changes, so every item line stays under its feed.
+/// (local date and time, title, link). Sources are shown one after another, never interleaved:
+/// the first source to speak streams as its items arrive; the lines of the others wait until it
+/// ends (a few dozen bytes an item), then the next one in order of arrival takes its turn.
 public final class TextWriter: PullRecordSink {
   private struct State {
     var pending: [UInt8] = []
-    var titles: [String: String] = [:]
-    var lastSource: String?
+    /// The source whose lines go out as they come.
+    var current: String?
+    /// Lines of the other sources, in order of their first record, and which have ended.
+    var waiting: [(source: String, lines: [UInt8])] = []
+    var ended: Set<String> = []
+    var headed: Set<String> = []
+    var anyHeading = false
   }
 
   private let output: FileDescriptorOutput
@@ -27,17 +32,27 @@ public final class TextWriter: PullRecordSink {
 
   public func receive(_ record: PullRecord) {
     state.withLock { state in
+      let source = record.source
+      var text = ""
       switch record {
       case .feed(let feed):
-        let title = feed.channel.title.map(TextWriter.oneLine) ?? feed.source
-        state.titles[feed.source] = title
-        heading(feed.source, &state)
+        text = heading(source, title: feed.channel.title, &state)
       case .item(let item):
-        if state.lastSource != item.source { heading(item.source, &state) }
-        state.pending.append(contentsOf: line(for: item.item).utf8)
+        text = heading(source, title: nil, &state) + line(for: item.item)
       case .end(let end):
-        if end.items == 0, end.ok, state.lastSource != end.source { heading(end.source, &state) }
-        state.titles[end.source] = nil
+        if end.ok { text = heading(source, title: nil, &state) }
+      }
+      if state.current == nil { state.current = source }
+      if state.current == source {
+        state.pending.append(contentsOf: text.utf8)
+      } else if let index = state.waiting.firstIndex(where: { $0.source == source }) {
+        state.waiting[index].lines.append(contentsOf: text.utf8)
+      } else {
+        state.waiting.append((source, Array(text.utf8)))
+      }
+      if case .end = record {
+        state.ended.insert(source)
+        if state.current == source { takeNextTurn(&state) }
       }
     }
   }
@@ -50,12 +65,28 @@ public final class TextWriter: PullRecordSink {
     }
   }
 
-  private func heading(_ source: String, _ state: inout State) {
-    if state.lastSource != nil { state.pending.append(UInt8(ascii: "\n")) }
-    state.lastSource = source
-    let title = state.titles[source] ?? source
-    let suffix = title == source ? "" : "  (\(source))"
-    state.pending.append(contentsOf: (title + suffix + "\n").utf8)
+  /// The current source has ended: release waiting sources in order until one still runs.
+  private func takeNextTurn(_ state: inout State) {
+    state.current = nil
+    while !state.waiting.isEmpty {
+      let next = state.waiting.removeFirst()
+      state.pending.append(contentsOf: next.lines)
+      if !state.ended.contains(next.source) {
+        state.current = next.source
+        return
+      }
+    }
+  }
+
+  /// The source's title line, once per source (blank line between sources).
+  private func heading(_ source: String, title: String?, _ state: inout State) -> String {
+    guard state.headed.insert(source).inserted else { return "" }
+    let separator = state.anyHeading ? "\n" : ""
+    state.anyHeading = true
+    guard let title = title.map(TextWriter.oneLine), !title.isEmpty else {
+      return separator + source + "\n"
+    }
+    return separator + title + "  (" + source + ")\n"
   }
 
   private func line(for item: FeedItem) -> String {

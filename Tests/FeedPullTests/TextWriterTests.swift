@@ -1,0 +1,68 @@
+import FeedParser
+import Foundation
+import Testing
+
+@testable import FeedPull
+
+@Suite struct TextWriterTests {
+  /// Everything `body` makes the writer print, read back from a temporary file.
+  func printed(columns: Int = 80, _ body: (TextWriter) -> Void) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-text-\(UUID().uuidString)").path
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    defer {
+      close(descriptor)
+      unlink(path)
+    }
+    let writer = TextWriter(fileDescriptor: descriptor, columns: columns)
+    body(writer)
+    writer.flush()
+    return try String(contentsOfFile: path, encoding: .utf8)
+  }
+
+  func item(_ source: String, _ index: Int, _ title: String) -> PullRecord {
+    var item = FeedItem(index: index)
+    item.title = title
+    item.link = "http://example.com/\(index)"
+    item.published = .instant(1_761_955_200)
+    return .item(ItemRecord(source: source, item: item))
+  }
+
+  func feed(_ source: String, _ title: String) -> PullRecord {
+    var channel = FeedChannel(version: .rss20)
+    channel.title = title
+    return .feed(FeedRecord(source: source, url: nil, channel: channel))
+  }
+
+  @Test func interleavedSourcesComeOutOneAfterAnother() throws {
+    let text = try printed { writer in
+      writer.receive(feed("a.xml", "Feed A"))
+      writer.receive(item("a.xml", 0, "A one"))
+      writer.receive(feed("b.xml", "Feed B"))
+      writer.receive(item("b.xml", 0, "B one"))
+      writer.receive(item("a.xml", 1, "A two"))
+      writer.receive(.end(EndRecord(source: "b.xml")))
+      writer.receive(.end(EndRecord(source: "a.xml")))
+    }
+    #expect(text.components(separatedBy: "Feed A").count == 2)
+    #expect(text.components(separatedBy: "Feed B").count == 2)
+    let order = ["Feed A", "A one", "A two", "Feed B", "B one"].map {
+      text.range(of: $0)?.lowerBound
+    }
+    #expect(order.allSatisfy { $0 != nil })
+    #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted())
+  }
+
+  @Test func wideTitlesAreFittedByColumnsNotCharacters() throws {
+    let text = try printed(columns: 80) { writer in
+      writer.receive(item("j.xml", 0, String(repeating: "日本語のタイトル", count: 8)))
+      writer.receive(.end(EndRecord(source: "j.xml")))
+    }
+    let line = try #require(text.split(separator: "\n").first { $0.contains("http://") })
+    let columns = line.unicodeScalars.reduce(0) {
+      $0 + (($1.value >= 0x3000 && $1.value <= 0x9FFF) ? 2 : 1)
+    }
+    #expect(columns <= 80, "\(columns) columns: \(line)")
+    #expect(line.contains("…"))
+  }
+}
