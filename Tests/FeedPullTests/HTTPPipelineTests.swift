@@ -143,6 +143,30 @@ import Testing
     #expect(latch.endRecords.first?.encoding == "shift_jis")
   }
 
+  /// The contract's rule when the HTTP charset and the XML declaration disagree: decode by the
+  /// one the bytes are valid in, never print mojibake silently.
+  @Test(arguments: [
+    ("utf-8", "iso-8859-1", Array("café".utf8), "café"),
+    ("utf-8", "iso-8859-1", [0x63, 0x61, 0x66, 0xE9], "café"),
+    ("iso-8859-1", "utf-8", Array("café".utf8), "café"),
+  ])
+  func httpCharsetAndDeclarationDisagree(
+    _ httpCharset: String, _ declared: String, _ titleBytes: [UInt8], _ expected: String
+  ) throws {
+    let body =
+      Array("<?xml version=\"1.0\" encoding=\"\(declared)\"?><rss version=\"2.0\"><channel>".utf8)
+      + Array("<title>x</title><item><title>".utf8) + titleBytes
+      + Array("</title></item></channel></rss>".utf8)
+    let server = try LoopbackHTTPServer(routes: [
+      "/feed": HTTPScript(
+        headers: [("Content-Type", "application/rss+xml; charset=\(httpCharset)")],
+        steps: [.send(body)])
+    ])
+    let latch = pull(server, ["/feed"])
+    #expect(latch.itemTitles == [expected])
+    #expect(!(latch.itemTitles.first ?? "").contains("Ã"))
+  }
+
   @Test(arguments: [
     ("<html><head><title>Not a feed</title></head><body><p>hello</p></body></html>", "text/html"),
     ("{\"items\": [{\"title\": \"json\"}]}", "application/json"),

@@ -69,14 +69,30 @@ enum EncodingSniffer {
       if !isFinal && bytes.count < validationWindow { return nil }
       // Exactly the window, however the bytes arrived: the decision must not depend on chunking.
       let sample = bytes[min(skip, bytes.count)..<min(bytes.count, validationWindow)]
-      // RFC 7303 section 3.2: the HTTP charset comes first when the bytes allow it.
-      for candidate in [http, declared]
-      where CharsetValidator.isValid(sample, in: CharsetNames.decoder(for: candidate)) == true {
-        return EncodingDecision(name: candidate, skip: skip)
+      // RFC 7303 section 3.2: the HTTP charset comes first when the bytes allow it. But a
+      // single-byte charset allows any bytes: a server's default `charset=ISO-8859-1` on a
+      // UTF-8 feed that declares UTF-8 would then win and print mojibake. Bytes valid in a
+      // multi-byte encoding are evidence for it, so such a candidate wins over a single-byte one.
+      let valid = [http, declared].filter {
+        CharsetValidator.isValid(sample, in: CharsetNames.decoder(for: $0)) == true
+      }
+      if let chosen = valid.first(where: { !isSingleByte($0) }) ?? valid.first {
+        return EncodingDecision(name: chosen, skip: skip)
       }
       return EncodingDecision(name: http, skip: skip, trustworthy: false)
     }
   }
+
+  /// True for encodings in which every byte sequence is valid (ISO-8859-x, windows-125x, KOI8…),
+  /// whose validity therefore says nothing about the bytes.
+  private static func isSingleByte(_ name: String) -> Bool {
+    !multiByteEncodings.contains(name)
+  }
+
+  private static let multiByteEncodings: Set<String> = [
+    "utf-8", "shift_jis", "windows-31j", "euc-jp", "iso-2022-jp", "euc-kr", "gb2312", "gbk",
+    "gb18030", "big5", "big5-hkscs",
+  ]
 
   /// XML 1.0 appendix F: `<?xm` in EBCDIC. The declaration, read as IBM037 (its ASCII-range
   /// characters are the same in every EBCDIC page), names the page.
