@@ -56,3 +56,22 @@ import Testing
     #expect(error?["status"] as? Int == 301)
   }
 }
+
+/// Peak memory with sixteen large feeds in flight at once.
+@Suite struct ConcurrentMemoryTests {
+  @Test func sixteenLargeFeedsAtOnceStayFlat() throws {
+    let feed = rssFeed(items: 40_000)
+    var routes: [String: HTTPScript] = [:]
+    for index in 0..<16 {
+      routes["/big/\(index)"] = HTTPScript(framing: .chunked, steps: [.send(Array(feed.utf8))])
+    }
+    let server = try LoopbackHTTPServer(routes: routes)
+    let result = try MeasuredProcess.run(
+      ["-f", "jsonl", "-j", "16"] + (0..<16).map { server.url("/big/\($0)") }, deadline: 120)
+    #expect(result.status == 0)
+    let items = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"type\":\"item\"") }
+    #expect(items.count == 16 * 40_000)
+    // 16 × 3.5 MB of feed: held whole it would be over 56 MB of body alone.
+    #expect(result.peakMemoryBytes < 64 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
+  }
+}
