@@ -1,0 +1,50 @@
+import Foundation
+import HTTPWorker
+
+/// Runs local-source reads on at most `width` threads, in the order they were added. A thread
+/// per source (the first design) started a thousand threads for a thousand files, each only to
+/// wait its turn; here a reader thread takes the next read when it finishes one and ends when
+/// none is left.
+final class LocalReaderPool: Sendable {
+  private struct State {
+    var queue: [@Sendable () -> Void] = []
+    var next = 0
+    var threads = 0
+  }
+
+  private let width: Int
+  private let state = TSanVisibleMutex(State())
+
+  init(width: Int) {
+    self.width = max(1, width)
+  }
+
+  func add(_ read: @escaping @Sendable () -> Void) {
+    let startThread = state.withLock { state in
+      state.queue.append(read)
+      guard state.threads < width else { return false }
+      state.threads += 1
+      return true
+    }
+    guard startThread else { return }
+    let thread = Thread { [self] in
+      while let read = take() { read() }
+    }
+    thread.name = "feedpull.local"
+    thread.start()
+  }
+
+  /// The next read, or nil (and one thread fewer) when there is none.
+  private func take() -> (@Sendable () -> Void)? {
+    state.withLock { state in
+      guard state.next < state.queue.count else {
+        state.threads -= 1
+        state.queue.removeAll()
+        state.next = 0
+        return nil
+      }
+      defer { state.next += 1 }
+      return state.queue[state.next]
+    }
+  }
+}
