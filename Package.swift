@@ -19,7 +19,7 @@ let package = Package(
     .target(name: "FeedParser", dependencies: ["CLibXML2", "CFeedPullShims"]),
     .target(name: "HTTPWorker", dependencies: ["CCurl", "CFeedPullShims"]),
     .target(name: "FeedPull", dependencies: ["FeedParser", "HTTPWorker"]),
-    .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull"]),
+    .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull", "HTTPWorker"]),
     .target(
       name: "TestSupport", dependencies: ["FeedPull"], path: "Tests/TestSupport"),
     .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "TestSupport"]),

@@ -1,5 +1,5 @@
 import FeedPull
-import Synchronization
+import HTTPWorker
 
 #if canImport(Glibc)
   import Glibc
@@ -21,7 +21,8 @@ final class StatusReporter: PullRecordSink {
   private let total: Int
   private let verbosity: CommandLineOptions.Verbosity
   private let showsProgress: Bool
-  private let counts = Mutex(Counts())
+  /// TSan-visible: records of several transfers arrive from several parse threads at once.
+  private let counts = TSanVisibleMutex(Counts())
   private let errorOutput = STDERR_FILENO
 
   init(wrapping inner: any PullRecordSink, total: Int, verbosity: CommandLineOptions.Verbosity) {

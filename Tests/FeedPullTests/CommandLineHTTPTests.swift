@@ -19,7 +19,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: list) }
 
     let result = try FeedpullProcess.run(["-j", "16", "-i", list.path], deadline: 120)
-    #expect(result.status == 0)
+    #expect(result.status == 0, "\(result.stderr.suffix(4000))")
     let records = result.records
     let ends = records.filter { $0["type"] as? String == "end" }
     #expect(ends.count == 1000)

@@ -1,65 +1,141 @@
+import Dispatch
 import HTTPWorker
+import Synchronization
 
 /// The transfer delegate that joins one transfer to its document: the response's headers go
 /// into the end record, the body's chunks into the parser, the transfer's end into `end`.
-/// Runs on the worker thread.
+///
+/// The delegate runs on the worker thread but parses on the transfer's own serial queue: the
+/// worker thread is then free for sockets while other cores parse (measured: 1,000 feeds of 50
+/// KB at -j 16 ran on one core, CPU time equal to wall time, when the worker also parsed). Order
+/// is kept because every step of one transfer goes through its one serial queue. More than
+/// `backlogLimit` bytes waiting to be parsed pause the transfer until the queue has caught up,
+/// so a slow parse (or a slow stdout) slows the transfer instead of growing memory.
+///
+/// With a flow-controlled sink (the async API) the parse stays on the worker thread: its
+/// consumer's "behind" must be checked right before each chunk is parsed, or a whole backlog
+/// of parsed records would pile up in front of a consumer that has stopped.
 final class HTTPSourceTransfer: TransferDelegate {
-  private let document: DocumentPull
+  static let backlogLimit = 1 << 20
+
+  private let lane: ParsingLane
+  /// Nil: parse on the worker thread.
+  private let queue: DispatchQueue?
   private let flowControl: (any FlowControlledSink)?
-  private let cancel: @Sendable (TransferID) -> Void
   private let resume: @Sendable (TransferID) -> Void
-  /// Set when this side ended the transfer early (the parser stopped, or `--max-bytes`): the
-  /// `cancelled` that follows is ours, and `end` says why.
-  private var endedEarly: PullError??
 
   init(
     document: DocumentPull, flowControl: (any FlowControlledSink)?,
     cancel: @escaping @Sendable (TransferID) -> Void,
     resume: @escaping @Sendable (TransferID) -> Void
   ) {
-    self.document = document
+    lane = ParsingLane(document: document, cancel: cancel)
+    queue =
+      flowControl == nil
+      ? DispatchQueue(label: "feedpull.parse", target: .global(qos: .userInitiated)) : nil
     self.flowControl = flowControl
-    self.cancel = cancel
     self.resume = resume
   }
 
   func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition {
-    record(response)
-    if response.status == 304 { return .allow }
-    document.begin(
-      documentURL: response.url, charset: ContentType.charset(of: response.contentType))
+    let lane = lane
+    perform { lane.begin(response) }
     return .allow
   }
 
   func transfer(_ id: TransferID, didReceive chunk: UnsafeRawBufferPointer) -> ChunkDisposition {
-    guard endedEarly == nil else { return .consumed }
+    guard !lane.hasEndedEarly else { return .consumed }
     if let flowControl, flowControl.isBehind {
       let resume = resume
       flowControl.whenCaughtUp { resume(id) }
       return .pause
     }
-    if !document.consume(chunk) {
-      endedEarly = .some(PullError(kind: .tooLarge, message: "body larger than --max-bytes"))
-      cancel(id)
-    } else if document.parserStopped {
-      endedEarly = .some(nil)
-      cancel(id)
+    if let queue, lane.backlog.load(ordering: .relaxed) > Self.backlogLimit {
+      // Resumed by the queue itself, once everything before this block is parsed.
+      let resume = resume
+      queue.async { resume(id) }
+      return .pause
+    }
+    guard let queue else {
+      lane.consume(chunk, id)
+      return .consumed
+    }
+    // The chunk's memory is curl's and valid only during this call: the queue gets a copy.
+    let bytes = Array(chunk)
+    lane.backlog.add(bytes.count, ordering: .relaxed)
+    let lane = lane
+    queue.async {
+      bytes.withUnsafeBytes { lane.consume($0, id) }
+      lane.backlog.subtract(bytes.count, ordering: .relaxed)
     }
     return .consumed
   }
 
   func transfer(_ id: TransferID, didFinish summary: TransferSummary) {
-    if let response = summary.response { record(response) }
-    document.complete(endedEarly ?? nil)
+    let lane = lane
+    perform { lane.finish(summary, error: nil) }
   }
 
   func transfer(_ id: TransferID, didFail error: TransferError, summary: TransferSummary) {
-    if let response = summary.response { record(response) }
-    if error.kind == .cancelled, let early = endedEarly {
-      document.complete(early)
-    } else {
-      document.complete(PullError(error))
+    let lane = lane
+    perform { lane.finish(summary, error: error) }
+  }
+
+  /// Runs `work` on the transfer's queue, or here when it has none.
+  private func perform(_ work: @escaping @Sendable () -> Void) {
+    if let queue { queue.async(execute: work) } else { work() }
+  }
+}
+
+/// A transfer's document and what happened to it, touched only on the transfer's serial queue
+/// (the two atomics excepted, which the worker thread reads).
+private final class ParsingLane: @unchecked Sendable {
+  private let document: DocumentPull
+  private let cancel: @Sendable (TransferID) -> Void
+  /// Set when this side ended the transfer early (the parser stopped, or `--max-bytes`): the
+  /// `cancelled` that follows is ours, and `end` says why.
+  private var endedEarly: PullError??
+  private let endedEarlyFlag = Atomic<Bool>(false)
+  /// Bytes handed to the queue and not parsed yet.
+  let backlog = Atomic<Int>(0)
+
+  init(document: DocumentPull, cancel: @escaping @Sendable (TransferID) -> Void) {
+    self.document = document
+    self.cancel = cancel
+  }
+
+  var hasEndedEarly: Bool { endedEarlyFlag.load(ordering: .relaxed) }
+
+  func begin(_ response: TransferResponse) {
+    record(response)
+    if response.status == 304 { return }
+    document.begin(
+      documentURL: response.url, charset: ContentType.charset(of: response.contentType))
+  }
+
+  func consume(_ bytes: UnsafeRawBufferPointer, _ id: TransferID) {
+    guard endedEarly == nil else { return }
+    let withinLimit = document.consume(bytes)
+    if !withinLimit {
+      endEarly(PullError(kind: .tooLarge, message: "body larger than --max-bytes"), id)
+    } else if document.parserStopped {
+      endEarly(nil, id)
     }
+  }
+
+  func finish(_ summary: TransferSummary, error: TransferError?) {
+    if let response = summary.response { record(response) }
+    if let error, !(error.kind == .cancelled && endedEarly != nil) {
+      document.complete(PullError(error))
+    } else {
+      document.complete(endedEarly ?? nil)
+    }
+  }
+
+  private func endEarly(_ error: PullError?, _ id: TransferID) {
+    endedEarly = .some(error)
+    endedEarlyFlag.store(true, ordering: .relaxed)
+    cancel(id)
   }
 
   private func record(_ response: TransferResponse) {
