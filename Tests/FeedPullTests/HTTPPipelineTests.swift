@@ -233,3 +233,39 @@ import Testing
     }
   }
 }
+
+/// A sink that stalls once, on its first item, the way a reader of stdout that looks away does.
+private final class StallingSink: PullRecordSink {
+  let latch = RecordLatch()
+  private let stalled = EventLatch()
+
+  func receive(_ record: PullRecord) {
+    if case .item = record, stalled.value == 0 {
+      stalled.signal()
+      // Slowness, not synchronisation: nothing will ever raise this latch.
+      EventLatch().wait(timeout: 1)
+    }
+    latch.receive(record)
+  }
+
+  func flush() {}
+}
+
+@Suite struct ParseBacklogTests {
+  @Test func aStalledSinkPausesTheTransferAndLosesNothing() throws {
+    let count = 30_000
+    let server = try LoopbackHTTPServer(routes: [
+      "/big": HTTPScript(framing: .chunked, steps: [.send(Array(rssFeed(items: count).utf8))])
+    ])
+    let sink = StallingSink()
+    let puller = FeedPuller()
+    puller.pull([PullSource(server.url("/big"))], into: sink)
+    puller.close()
+    let indexes = sink.latch.records.compactMap { record -> Int? in
+      if case .item(let item) = record { return item.item.index }
+      return nil
+    }
+    #expect(indexes == Array(0..<count))
+    #expect(sink.latch.endRecords.first?.ok == true)
+  }
+}
