@@ -46,12 +46,16 @@ public enum MeasuredProcess {
     struct Report: Decodable {
       var status: Int32
       var seconds: Double
-      var maxrss_kib: Int
+      var maxrssKiB: Int
+      enum CodingKeys: String, CodingKey {
+        case status, seconds
+        case maxrssKiB = "maxrss_kib"
+      }
     }
     let report = try JSONDecoder().decode(Report.self, from: Data(python.stdout.utf8))
     let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     return Result(
-      status: report.status, peakMemoryBytes: report.maxrss_kib * 1024, seconds: report.seconds,
+      status: report.status, peakMemoryBytes: report.maxrssKiB * 1024, seconds: report.seconds,
       stdout: output)
   }
 }

@@ -110,7 +110,7 @@ final class RecordStreamBuffer: FlowControlledSink {
       defer { state.onCaughtUp.removeAll() }
       return state.onCaughtUp
     }
-    actions.forEach { $0() }
+    for action in actions { action() }
   }
 
   /// The consumer is gone: nobody will catch up, so nobody may wait.
@@ -120,6 +120,6 @@ final class RecordStreamBuffer: FlowControlledSink {
       defer { state.onCaughtUp.removeAll() }
       return state.onCaughtUp
     }
-    actions.forEach { $0() }
+    for action in actions { action() }
   }
 }
