@@ -7,7 +7,8 @@ import FeedParser
 /// One source's document on its way from bytes to records, whichever way its bytes come (a
 /// transfer, a file, standard input): it feeds each chunk to the source's own parser, writes
 /// records as the parser hands them over, and writes the `end` record exactly once.
-/// Confined to one thread at a time (the worker thread, or a local reader).
+/// Confined to one thread at a time: its transfer's parse queue (or the worker thread, for the
+/// async API), or a local reader.
 final class DocumentPull {
   let source: String
   private let sink: any PullRecordSink
