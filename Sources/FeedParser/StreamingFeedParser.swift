@@ -126,7 +126,11 @@ public final class StreamingFeedParser {
     if byteCount == 0 || firstSignificantByte == nil {
       return FeedParseFailure(kind: .xml, message: "the document is empty")
     }
-    if let failure = builder.stopFailure { return failure }
+    if let failure = builder.stopFailure,
+      builder.rootState != .none || !builder.stoppedAtFatalError
+    {
+      return failure
+    }
     switch builder.rootState {
     case .notAFeed:
       return FeedParseFailure(kind: .notAFeed, message: "the root element is not RSS, RDF or Atom")

@@ -86,6 +86,7 @@ final class LibXMLPushParser {
 
   /// Feeds bytes in the encoding given at init; `terminate` ends the document.
   func push(_ bytes: UnsafeRawBufferPointer, terminate: Bool) {
+    if terminate { builder.documentEnded = true }
     withSilencedGlobalErrors {
       let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
       _ = xmlParseChunk(context, base, Int32(bytes.count), terminate ? 1 : 0)
@@ -194,7 +195,7 @@ private func saxError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr
   let text = error.pointee.message.map { String(cString: $0).trimmingSpaces() } ?? "XML error"
   let message = text + " (libxml2 error \(error.pointee.code))"
   FeedDocumentBuilder.from(userData).xmlError(
-    message: message, line: Int(error.pointee.line), code: Int(error.pointee.code))
+    message: message, code: Int(error.pointee.code), isFatal: level == XML_ERR_FATAL)
 }
 
 private func saxIgnoreError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {}
