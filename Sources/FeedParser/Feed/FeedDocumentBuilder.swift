@@ -346,8 +346,12 @@ final class FeedDocumentBuilder {
   }
 
   private func finish(_ capture: TextCapture) {
+    defer { textBuffer.removeAll(keepingCapacity: textBuffer.capacity <= 1 << 16) }
+    if item != nil && capture.element.isItemBody && !capture.isBase64 {
+      assignItemBody(capture, utf8: textBuffer)
+      return
+    }
     var text = String(decoding: textBuffer, as: UTF8.self)
-    textBuffer.removeAll(keepingCapacity: textBuffer.capacity <= 1 << 16)
     if capture.isBase64, let decoded = Base64Text.decode(text) { text = decoded }
     assign(capture, text: text)
   }

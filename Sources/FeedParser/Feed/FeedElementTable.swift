@@ -16,6 +16,16 @@ enum FeedElement: UInt8 {
   case enclosure, mediaContent, itunesImage
 }
 
+extension FeedElement {
+  /// The elements whose text is an item's summary or content.
+  var isItemBody: Bool {
+    switch self {
+    case .description, .summary, .content, .contentEncoded: return true
+    default: return false
+    }
+  }
+}
+
 /// The vocabularies feedparser tells apart. Like feedparser, elements of RSS 0.90/1.0, Atom
 /// 0.3/1.0, Userland's RSS namespaces and no namespace at all are one vocabulary (`core`): a feed
 /// that mixes them (an `atom:link` in RSS 2.0) reads the same way.

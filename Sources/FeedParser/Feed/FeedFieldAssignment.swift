@@ -23,19 +23,14 @@ extension FeedDocumentBuilder {
       } else {
         channel.link = url
       }
-    case .description, .summary:
+    case .description, .summary, .content, .contentEncoded:
       if item != nil {
-        setSummary(text, type: capture.type)
+        assignItemBody(capture, utf8: Array(text.utf8))
       } else if capture.element == .description {
         channel.description = text
       }
     case .subtitle:
       if item == nil { channel.description = text }
-    case .content, .contentEncoded:
-      if item != nil && item!.item.content == nil {
-        item!.item.content = text
-        item!.item.contentType = capture.type
-      }
     case .id:
       if item != nil { item!.item.id = trimmed } else { channel.id = trimmed }
     case .guid:
@@ -96,16 +91,23 @@ extension FeedDocumentBuilder {
     }
   }
 
+  /// An item's summary or content, kept as UTF-8 (see `FeedItem.summaryUTF8`) and untrimmed.
   /// feedparser: a second summary-like element (RSS description after an Atom summary, or the
   /// reverse) becomes the content when there is none yet.
-  private func setSummary(_ text: String, type: String?) {
-    if item!.item.summary == nil {
-      item!.item.summary = text
-      item!.item.summaryType = type
-    } else if item!.item.content == nil {
-      item!.item.content = text
-      item!.item.contentType = type
+  func assignItemBody(_ capture: TextCapture, utf8 text: [UInt8]) {
+    guard text.contains(where: { !Self.isXMLSpace($0) }) else { return }
+    let isSummary = capture.element == .description || capture.element == .summary
+    if isSummary && item!.item.summaryUTF8 == nil {
+      item!.item.summaryUTF8 = text
+      item!.item.summaryType = capture.type
+    } else if item!.item.contentUTF8 == nil {
+      item!.item.contentUTF8 = text
+      item!.item.contentType = capture.type
     }
+  }
+
+  private static func isXMLSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   private func date(_ text: String) -> FeedDate {

@@ -28,6 +28,13 @@ struct JSONLineBuffer {
     appendString(value)
   }
 
+  /// Text already in UTF-8 (an item's summary and content; see `FeedItem.summaryUTF8`).
+  mutating func field(_ key: StaticString, utf8 value: [UInt8]?) {
+    guard let value, !value.isEmpty else { return }
+    appendKey(key)
+    value.withUnsafeBufferPointer { appendString(utf8: $0) }
+  }
+
   mutating func field(_ key: StaticString, _ value: Int?) {
     guard let value else { return }
     field(key, Int64(value))
@@ -138,10 +145,13 @@ struct JSONLineBuffer {
   /// copied in runs between the bytes that need escaping. Text is most of every record, so the
   /// scan looks at eight bytes at a time (most words have nothing to escape).
   private mutating func appendString(_ value: String) {
-    bytes.append(UInt8(ascii: "\""))
     var value = value
-    value.withUTF8 { utf8 in
-      guard let base = utf8.baseAddress else { return }
+    value.withUTF8 { appendString(utf8: $0) }
+  }
+
+  private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+    bytes.append(UInt8(ascii: "\""))
+    if let base = utf8.baseAddress {
       let count = utf8.count
       var index = 0
       var runStart = 0

@@ -59,10 +59,10 @@ enum JSONLinesEncoding {
       object.field("title", link.title)
       object.field("length", link.length)
     }
-    object.field("summary", item.summary)
-    if item.summary != nil { object.field("summary_type", item.summaryType) }
-    object.field("content", item.content)
-    if item.content != nil { object.field("content_type", item.contentType) }
+    object.field("summary", utf8: item.summaryUTF8)
+    if item.summaryUTF8 != nil { object.field("summary_type", item.summaryType) }
+    object.field("content", utf8: item.contentUTF8)
+    if item.contentUTF8 != nil { object.field("content_type", item.contentType) }
     date("published", item.published, to: &object)
     date("updated", item.updated, to: &object)
     people(item.authors, to: &object)
