@@ -37,6 +37,34 @@ import Testing
     }
   }
 
+  /// Random text made mostly of three-byte sequences (the scanner's fast path takes two at a
+  /// time) with edge leads (E0, ED, F0, C2) and damaged bytes mixed in: the repair must agree
+  /// with the standard library's decoder, which replaces maximal invalid subparts as Unicode
+  /// recommends, at any chunking.
+  @Test func agreesWithTheStandardLibraryOnRandomCJKLikeText() {
+    var generator = SeededGenerator(seed: 42)
+    let pieces: [[UInt8]] = [
+      [0xE6, 0x97, 0xA5], [0xE3, 0x81, 0x82], [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0x80],
+      [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0x98, 0x80],
+      [0xC2, 0xA9], [0x41], [0x0A], [0x80], [0xE6, 0x97], [0xE6], [0xFF], [0xF4, 0x90, 0x80, 0x80],
+    ]
+    for _ in 0..<400 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...40, using: &generator) {
+        // Mostly valid CJK, so that long runs reach the two-at-a-time path.
+        let index =
+          Int.random(in: 0..<4, using: &generator) == 0
+          ? Int.random(in: 0..<pieces.count, using: &generator)
+          : Int.random(in: 0...1, using: &generator)
+        bytes += pieces[index]
+      }
+      let expected = Array(String(decoding: bytes, as: UTF8.self).utf8)
+      for chunk in [1, 5, 7, bytes.count + 1] {
+        #expect(Self.repair(bytes, chunk: chunk).bytes == expected, "\(bytes)")
+      }
+    }
+  }
+
   @Test func documentWithInvalidBytesIsReadButNotWellFormed() {
     var bytes = Array("<rss version=\"2.0\"><channel><title>Caf_ ok</title></channel></rss>".utf8)
     bytes[bytes.firstIndex(of: UInt8(ascii: "_"))!] = 0xE9

@@ -79,13 +79,28 @@ struct UTF8Repair {
         }
         index += high.trailingZeroBitCount >> 3
       }
+      if bytes[index] < 0x80 {
+        index += 1
+        continue
+      }
+      // Japanese and Chinese text is runs of three-byte sequences: two at a time from one load
+      // (lead, continuation, continuation, twice), for leads other than E0 and ED, whose second
+      // byte has a narrower range and goes the long way below.
+      while index + 8 <= count {
+        let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        guard word & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 else { break }
+        let first = UInt8(truncatingIfNeeded: word)
+        let second = UInt8(truncatingIfNeeded: word &>> 24)
+        guard first != 0xE0, first != 0xED, second != 0xE0, second != 0xED else { break }
+        index += 6
+      }
+      guard index < count else { break }
       let lead = bytes[index]
       if lead < 0x80 {
         index += 1
         continue
       }
-      // The common case of Japanese and most other scripts: a three-byte sequence whose lead
-      // (E1–EC, EE–EF) allows any continuation bytes.
+      // One three-byte sequence whose lead (E1–EC, EE–EF) allows any continuation bytes.
       if lead >= 0xE1, lead != 0xED, lead <= 0xEF, index + 2 < count,
         bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80
       {
