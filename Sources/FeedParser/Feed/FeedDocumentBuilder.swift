@@ -431,10 +431,11 @@ final class FeedDocumentBuilder {
     let uri: UnsafeRawPointer?
     let prefix: UnsafeRawPointer?
 
-    /// A slot of `recentElements`, from the addresses' bits above malloc's alignment.
+    /// A slot of `recentElements`: a multiplicative hash of the addresses (libxml2 packs
+    /// interned names end to end, so low bits alone collide).
     var slot: Int {
-      let bits = UInt(bitPattern: localname) ^ (UInt(bitPattern: uri) &>> 3)
-      return Int(truncatingIfNeeded: (bits &>> 4) ^ (bits &>> 10)) & 63
+      let bits = UInt64(UInt(bitPattern: localname)) ^ UInt64(UInt(bitPattern: uri)) &<< 1
+      return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
   }
 

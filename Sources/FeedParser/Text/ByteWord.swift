@@ -38,6 +38,12 @@ enum ByteWord {
     mask.trailingZeroBitCount >> 3
   }
 
+  /// The high bit set in each byte that is 0x80 or above (exact).
+  @inline(__always)
+  static func matchesHigh(_ word: UInt64) -> UInt64 {
+    word & highs
+  }
+
   /// True when a byte of `word` is 0x80 or above.
   @inline(__always)
   static func containsHigh(_ word: UInt64) -> Bool {

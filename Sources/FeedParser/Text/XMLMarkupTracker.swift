@@ -98,18 +98,26 @@ struct XMLMarkupTracker {
         index += 1
       }
     case .cdata(brackets: 0):
-      while index + 8 <= input.count {
-        let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        if ByteWord.contains(word, UInt8(ascii: "]")) || ByteWord.containsBelow(word, 0x20)
-          || (isShiftJIS && ByteWord.containsHigh(word))
+      // Eight bytes at a time to the next byte that may matter; line breaks and tabs, frequent
+      // in HTML content, change no state and are stepped over here.
+      while index < input.count {
+        if index + 8 <= input.count {
+          let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          var stops = ByteWord.matches(word, UInt8(ascii: "]")) | ByteWord.matchesBelow(word, 0x20)
+          if isShiftJIS { stops |= ByteWord.matchesHigh(word) }
+          if stops == 0 {
+            index += 8
+            continue
+          }
+          index += ByteWord.firstMatch(stops)
+        }
+        let byte = input[index]
+        if byte == UInt8(ascii: "]")
+          || (byte < 0x20 && byte != 0x0A && byte != 0x09 && byte != 0x0D)
+          || (isShiftJIS && Self.isShiftJISLeadByte(byte))
         {
           break
         }
-        index += 8
-      }
-      while index < input.count, input[index] != UInt8(ascii: "]"), input[index] >= 0x20,
-        !(isShiftJIS && Self.isShiftJISLeadByte(input[index]))
-      {
         index += 1
       }
     default: break
