@@ -1,4 +1,5 @@
 import FeedParser
+import Foundation
 import Testing
 
 @testable import FeedPull
@@ -18,6 +19,25 @@ import Testing
       line
         == #"{"type":"item","source":"s.xml","index":3,"title":"A \"quoted\" \\ title\n\twith\u0001 control","title_type":"text/plain","published":"2011-10-19T01:35:15Z","updated_raw":"yesterday","categories":["swift"],"enclosures":[{"url":"http://e/a.mp3","length":42}]}"#
     )
+  }
+
+  /// Long text is escaped in blocks of 4,096 bytes, eight bytes at a time: escapes at every
+  /// offset around the block and word boundaries must come out the same as one at a time.
+  @Test func escapesLongTextAcrossBlockBoundaries() throws {
+    let specials: [Character] = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é", "日"]
+    for length in [7, 8, 9, 4095, 4096, 4097, 8200] {
+      var text = ""
+      for index in 0..<length {
+        let special = index % 13 == 0 || (4088...4104).contains(index)
+        text.append(special ? specials[index % specials.count] : "a")
+      }
+      var item = FeedItem(index: 0)
+      item.content = text
+      let line = JSONLinesEncoding.line(.item(ItemRecord(source: "s", item: item)))
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect(object["content"] as? String == text)
+    }
   }
 
   @Test func endRecordCarriesErrorAndFlagsOnlyWhenSet() {

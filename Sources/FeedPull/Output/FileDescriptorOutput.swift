@@ -9,18 +9,21 @@ struct FileDescriptorOutput: Sendable {
   /// False when the reader has gone away (EPIPE) or the descriptor failed.
   @discardableResult
   func write(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(
-          fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += written
+    bytes.withUnsafeBytes { write($0) }
+  }
+
+  @discardableResult
+  func write(_ buffer: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < buffer.count {
+      let written = Glibc.write(
+        fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return false
       }
-      return true
+      offset += written
     }
+    return true
   }
 }

@@ -3,14 +3,14 @@
 /// Foundation's JSONEncoder is an order of magnitude slower; and mutated in place, never copied,
 /// because a copy of the pending buffer per record was the profile's top cost. Nil and empty
 /// values are left out, as the contract asks ("never null, never \"\"").
-struct JSONLineBuffer {
-  private(set) var bytes: [UInt8] = []
+struct JSONLineBuffer: ~Copyable {
+  private(set) var bytes = OutputBytes()
   private var needsComma = false
 
   var isEmpty: Bool { bytes.isEmpty }
 
   mutating func removeAll() {
-    bytes.removeAll(keepingCapacity: true)
+    bytes.removeAll()
   }
 
   /// One object and its newline; `body` writes the fields.
@@ -84,10 +84,10 @@ struct JSONLineBuffer {
     for value in values {
       let objectStart = bytes.count
       if objectStart > arrayStart { bytes.append(UInt8(ascii: ",")) }
-      if !nested({ body(&$0, value) }) { bytes.removeSubrange(objectStart...) }
+      if !nested({ body(&$0, value) }) { bytes.removeLast(from: objectStart) }
     }
     if bytes.count == arrayStart {
-      bytes.removeSubrange(start...)
+      bytes.removeLast(from: start)
       needsComma = hadComma
       return
     }
@@ -100,7 +100,7 @@ struct JSONLineBuffer {
     let hadComma = needsComma
     appendKey(key)
     if !nested(body) {
-      bytes.removeSubrange(start...)
+      bytes.removeLast(from: start)
       needsComma = hadComma
     }
   }
@@ -118,16 +118,27 @@ struct JSONLineBuffer {
   }
 
   private mutating func appendKey(_ key: StaticString) {
-    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    let comma = needsComma
     needsComma = true
-    bytes.append(UInt8(ascii: "\""))
-    appendStatic(key)
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    key.withUTF8Buffer { name in
+      bytes.append(atMost: name.count + 4) { out in
+        var at = 0
+        if comma {
+          out[0] = UInt8(ascii: ",")
+          at = 1
+        }
+        out[at] = UInt8(ascii: "\"")
+        (out + at + 1).update(from: name.baseAddress!, count: name.count)
+        at += name.count + 1
+        out[at] = UInt8(ascii: "\"")
+        out[at + 1] = UInt8(ascii: ":")
+        return at + 2
+      }
+    }
   }
 
   private mutating func appendStatic(_ text: StaticString) {
-    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    text.withUTF8Buffer { bytes.append($0) }
   }
 
   private mutating func appendDecimal(_ value: Int64) {
@@ -138,7 +149,7 @@ struct JSONLineBuffer {
       bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
       magnitude /= 10
     } while magnitude > 0
-    bytes[start...].reverse()
+    bytes.reverseLast(from: start)
   }
 
   /// A JSON string: `"` and `\` escaped, control characters as escapes, the rest raw UTF-8,
@@ -151,33 +162,56 @@ struct JSONLineBuffer {
 
   private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
-    if let base = utf8.baseAddress {
-      let count = utf8.count
-      var index = 0
-      var runStart = 0
-      while index < count {
-        if index + 8 <= count {
-          // Jump to the first byte of the next eight that needs escaping, if any.
-          let mask = JSONLineBuffer.escapeMask(
-            UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-          if mask == 0 {
-            index += 8
-            continue
-          }
-          index += mask.trailingZeroBitCount >> 3
-        }
-        let byte = base[index]
-        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-          bytes.append(
-            contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-          appendEscape(byte)
-          runStart = index + 1
-        }
-        index += 1
+    // In blocks, so that the room reserved for the worst case (six bytes for one) stays small
+    // whatever the text's length.
+    var offset = 0
+    while offset < utf8.count {
+      let start = offset
+      let end = min(utf8.count, offset + 4096)
+      bytes.append(atMost: (end - start) * 6 + 8) { out in
+        Self.escape(utf8, from: start, to: end, into: out)
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+      offset = end
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// Writes `input[start..<end]` escaped to `out` and returns how many bytes it wrote. Each
+  /// eight bytes are stored whole and the output moves on past those before the first that
+  /// needs escaping (most words need none), so there is no per-run bookkeeping; `out` must
+  /// have room for six bytes an input byte plus eight.
+  @inline(__always)
+  private static func escape(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+    into out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    let base = input.baseAddress!
+    var index = start
+    var written = 0
+    while index < end {
+      if index + 8 <= end {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
+        let mask = escapeMask(word)
+        if mask == 0 {
+          index += 8
+          written += 8
+          continue
+        }
+        let clean = mask.trailingZeroBitCount >> 3
+        index += clean
+        written += clean
+      }
+      let byte = base[index]
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        written += writeEscape(byte, to: out + written)
+      } else {
+        out[written] = byte
+        written += 1
+      }
+      index += 1
+    }
+    return written
   }
 
   /// The high bit of each of the eight bytes that may be below 0x20, a `"` or a `\`; the lowest
@@ -195,24 +229,28 @@ struct JSONLineBuffer {
     return control | hasQuote | hasBackslash
   }
 
-  private mutating func appendEscape(_ byte: UInt8) {
-    bytes.append(UInt8(ascii: "\\"))
+  /// `\"`, `\\`, the short escapes, else `\u00XX`; returns the length written.
+  @inline(__always)
+  private static func writeEscape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    out[0] = UInt8(ascii: "\\")
     switch byte {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-    case 0x0A: bytes.append(UInt8(ascii: "n"))
-    case 0x0D: bytes.append(UInt8(ascii: "r"))
-    case 0x09: bytes.append(UInt8(ascii: "t"))
-    case 0x08: bytes.append(UInt8(ascii: "b"))
-    case 0x0C: bytes.append(UInt8(ascii: "f"))
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[1] = byte
+    case 0x0A: out[1] = UInt8(ascii: "n")
+    case 0x0D: out[1] = UInt8(ascii: "r")
+    case 0x09: out[1] = UInt8(ascii: "t")
+    case 0x08: out[1] = UInt8(ascii: "b")
+    case 0x0C: out[1] = UInt8(ascii: "f")
     default:
       let hex: StaticString = "0123456789abcdef"
-      bytes.append(UInt8(ascii: "u"))
-      bytes.append(UInt8(ascii: "0"))
-      bytes.append(UInt8(ascii: "0"))
+      out[1] = UInt8(ascii: "u")
+      out[2] = UInt8(ascii: "0")
+      out[3] = UInt8(ascii: "0")
       hex.withUTF8Buffer { digits in
-        bytes.append(digits[Int(byte >> 4)])
-        bytes.append(digits[Int(byte & 0xF)])
+        out[4] = digits[Int(byte >> 4)]
+        out[5] = digits[Int(byte & 0xF)]
       }
+      return 6
     }
+    return 2
   }
 }

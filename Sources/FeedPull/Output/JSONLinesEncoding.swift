@@ -17,7 +17,7 @@ enum JSONLinesEncoding {
   static func line(_ record: PullRecord) -> String {
     var buffer = JSONLineBuffer()
     append(record, to: &buffer)
-    return String(decoding: buffer.bytes.dropLast(), as: UTF8.self)
+    return String(decoding: buffer.bytes.array.dropLast(), as: UTF8.self)
   }
 
   private static func write(_ record: FeedRecord, to object: inout JSONLineBuffer) {

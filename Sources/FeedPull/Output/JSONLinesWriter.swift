@@ -33,7 +33,7 @@ public final class JSONLinesWriter: PullRecordSink {
 
   /// Writes and empties `buffer`; runs under the lock so records keep their order.
   private func write(_ buffer: inout JSONLineBuffer) {
-    if !failed && !output.write(buffer.bytes) {
+    if !failed && !buffer.bytes.withUnsafeBytes({ output.write($0) }) {
       failedFlag.store(true, ordering: .relaxed)
     }
     buffer.removeAll()

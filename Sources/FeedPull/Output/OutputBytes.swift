@@ -1,0 +1,81 @@
+/// The JSON writer's byte buffer: appending is a capacity check and a copy. With an `Array`,
+/// every append paid a uniqueness check and, for runs, the generic sequence copy (about 70
+/// instructions a call), and JSON text is appended in runs between escapes: HTML content
+/// (quotes, line breaks) escapes every few dozen bytes. Noncopyable, so that the storage has
+/// exactly one owner and is freed once.
+struct OutputBytes: ~Copyable {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private(set) var count = 0
+
+  init() {
+    capacity = 1 << 12
+    base = .allocate(capacity: capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  var isEmpty: Bool { count == 0 }
+
+  /// Empties the buffer; a buffer grown past 1 MiB by one huge record gives the memory back.
+  mutating func removeAll() {
+    count = 0
+    if capacity > 1 << 20 {
+      base.deallocate()
+      capacity = 1 << 12
+      base = .allocate(capacity: capacity)
+    }
+  }
+
+  /// Drops what was written from `newCount` on (a field or object left out after all).
+  mutating func removeLast(from newCount: Int) {
+    precondition(newCount >= 0 && newCount <= count)
+    count = newCount
+  }
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    if count == capacity { grow(to: count + 1) }
+    base[count] = byte
+    count += 1
+  }
+
+  @inline(__always)
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    let end = count + bytes.count
+    if end > capacity { grow(to: end) }
+    (base + count).update(from: source, count: bytes.count)
+    count = end
+  }
+
+  /// Room for `maximum` bytes, written by `body`, which returns how many it wrote.
+  @inline(__always)
+  mutating func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    if count + maximum > capacity { grow(to: count + maximum) }
+    let written = body(base + count)
+    precondition(written <= maximum)
+    count += written
+  }
+
+  /// Reverses the bytes from `start` to the end (decimal digits are written backwards).
+  mutating func reverseLast(from start: Int) {
+    var digits = UnsafeMutableBufferPointer(start: base + start, count: count - start)
+    digits.reverse()
+  }
+
+  func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    body(UnsafeRawBufferPointer(start: base, count: count))
+  }
+
+  var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+  private mutating func grow(to minimum: Int) {
+    let newCapacity = Swift.max(minimum, capacity * 2)
+    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    grown.initialize(from: base, count: count)
+    base.deallocate()
+    base = grown
+    capacity = newCapacity
+  }
+}
