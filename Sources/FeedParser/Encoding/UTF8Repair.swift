@@ -16,36 +16,61 @@ struct UTF8Repair {
   /// Hands `body` the repaired bytes: the input itself when it is valid and whole, which is the
   /// common case and costs no copy.
   mutating func process(_ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
-    if pending.isEmpty {
-      let scan = Self.scan(input)
-      if scan.invalidAt == nil && scan.validEnd == input.count {
-        body(input)
-        return
-      }
+    var rest = input
+    // A sequence cut by the last chunk is finished from this chunk's first bytes alone, so
+    // that the rest still goes through without a copy (CJK text is cut mid-character at most
+    // chunk boundaries).
+    while !pending.isEmpty && !rest.isEmpty {
+      let take = min(max(1, Self.sequenceLength(lead: pending[0]) - pending.count), rest.count)
+      joined.removeAll(keepingCapacity: true)
+      joined.append(contentsOf: pending)
+      joined.append(contentsOf: rest[..<take])
+      pending.removeAll()
+      let piece = joined
+      piece.withUnsafeBytes { repairing($0, body) }
+      rest = UnsafeRawBufferPointer(rebasing: rest[take...])
     }
-    joined.removeAll(keepingCapacity: true)
-    joined.append(contentsOf: pending)
-    joined.append(contentsOf: input)
-    pending.removeAll()
+    guard !rest.isEmpty else { return }
+    let scan = Self.scan(rest)
+    if scan.invalidAt == nil && scan.validEnd == rest.count {
+      body(rest)
+      return
+    }
+    repairing(rest, body)
+  }
+
+  /// The slow path, for bytes with an invalid sequence or a cut-off end: copies the valid runs
+  /// and U+FFFD for each invalid sequence, and holds back a cut-off sequence in `pending`.
+  private mutating func repairing(
+    _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
+  ) {
     var output: [UInt8] = []
-    output.reserveCapacity(joined.count + 8)
-    joined.withUnsafeBytes { bytes in
-      var start = 0
-      while start < bytes.count {
-        let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
-        let scan = Self.scan(rest)
-        output.append(contentsOf: rest[..<scan.validEnd])
-        if let invalid = scan.invalidAt {
-          output.append(contentsOf: Self.replacement)
-          repaired = true
-          start += invalid + scan.invalidLength
-        } else {
-          pending.append(contentsOf: rest[scan.validEnd...])
-          break
-        }
+    output.reserveCapacity(bytes.count + 8)
+    var start = 0
+    while start < bytes.count {
+      let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+      let scan = Self.scan(rest)
+      output.append(contentsOf: rest[..<scan.validEnd])
+      if let invalid = scan.invalidAt {
+        output.append(contentsOf: Self.replacement)
+        repaired = true
+        start += invalid + scan.invalidLength
+      } else {
+        pending.append(contentsOf: rest[scan.validEnd...])
+        break
       }
     }
-    output.withUnsafeBytes(body)
+    if !output.isEmpty { output.withUnsafeBytes(body) }
+  }
+
+  /// The length a sequence with this (valid) lead byte has.
+  private static func sequenceLength(lead: UInt8) -> Int {
+    switch lead {
+    case 0xC2...0xDF: 2
+    case 0xE0...0xEF: 3
+    case 0xF0...0xF4: 4
+    default: 1
+    }
   }
 
   /// A sequence still cut off at the end of the document is invalid.
