@@ -3,19 +3,35 @@
 ///
 /// Two families, each a table of forms: RFC 3339 / W3C-DTF / ISO 8601 (`ISO8601DateForm`) and
 /// RFC 822 with its real-world variants and asctime (`RFC822DateForm`). A date whose fields are
-/// out of range (month 13, Feb 30) is nil, never rolled over.
+/// out of range (month 13, Feb 30) is nil, never rolled over. The few shapes most feeds write
+/// are first tried in place (`CommonDateShapes`), which only saves work: the answer is the same.
 public enum FeedDateParser {
   /// Seconds since 1970-01-01T00:00:00Z for an RFC 822 or RFC 3339 / W3C-DTF date or a common
   /// variant of either; nil when the text matches no known form.
   public static func parse(_ text: String) -> Int64? {
+    CommonDateShapes.seconds(text) ?? parseAnyForm(text)
+  }
+
+  /// `parse` without the fast path for common shapes: every form, and the judge the fast path
+  /// is tested against.
+  static func parseAnyForm(_ text: String) -> Int64? {
     let bytes = normalizedBytes(text)
-    guard !bytes.isEmpty, bytes.count <= 256 else { return nil }
+    guard !bytes.isEmpty, bytes.count <= longestDate else { return nil }
     var fields = ISO8601DateForm.parse(bytes[...]) ?? RFC822DateForm.parse(bytes[...])
     if fields == nil, bytes.contains(where: { $0 >= 0x80 }) {
       fields = LocalizedDateForm.parse(text)
     }
+    guard let fields else { return nil }
+    return instant(fields)
+  }
+
+  /// Longer text, after trimming, is no date.
+  static let longestDate = 256
+
+  /// The seconds `fields` name, or nil when a field is out of range.
+  static func instant(_ fields: CivilTime.Fields) -> Int64? {
     // A zone can push year 1 or 9999 past RFC 3339's range; such an instant has no output form.
-    guard let seconds = fields?.secondsSince1970,
+    guard let seconds = fields.secondsSince1970,
       (firstRFC3339Second...lastRFC3339Second).contains(seconds)
     else { return nil }
     return seconds
@@ -59,7 +75,7 @@ public enum FeedDateParser {
   static let firstRFC3339Second: Int64 = -62_135_596_800
   static let lastRFC3339Second: Int64 = 253_402_300_799
 
-  private static func isSpace(_ byte: UInt8) -> Bool {
+  static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
