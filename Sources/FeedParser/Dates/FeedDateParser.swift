@@ -50,25 +50,7 @@ public enum FeedDateParser {
   /// 9999 (four digits); an instant outside that range, which `parse` never returns, is clamped
   /// to its ends rather than trapping on overflow.
   public static func rfc3339(_ secondsSince1970: Int64) -> String {
-    let seconds = min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second)
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secondOfDay = seconds - days * 86_400
-    let date = CivilTime.date(days: days)
-    var out: [UInt8] = []
-    out.reserveCapacity(20)
-    append(date.year, width: 4, to: &out)
-    out.append(UInt8(ascii: "-"))
-    append(date.month, width: 2, to: &out)
-    out.append(UInt8(ascii: "-"))
-    append(date.day, width: 2, to: &out)
-    out.append(UInt8(ascii: "T"))
-    append(secondOfDay / 3600, width: 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    append(secondOfDay / 60 % 60, width: 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    append(secondOfDay % 60, width: 2, to: &out)
-    out.append(UInt8(ascii: "Z"))
-    return String(decoding: out, as: UTF8.self)
+    RFC3339Text.utc(min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second))
   }
 
   /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
@@ -77,17 +59,5 @@ public enum FeedDateParser {
 
   static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-  }
-
-  /// Appends `value` (non-negative) in decimal, zero-padded to at least `width` digits.
-  private static func append(_ value: Int64, width: Int, to out: inout [UInt8]) {
-    var digits: [UInt8] = []
-    var rest = value
-    repeat {
-      digits.append(UInt8(rest % 10) + 0x30)
-      rest /= 10
-    } while rest > 0
-    while digits.count < width { digits.append(0x30) }
-    out.append(contentsOf: digits.reversed())
   }
 }
