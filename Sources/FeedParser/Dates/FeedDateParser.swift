@@ -3,19 +3,35 @@
 ///
 /// Two families, each a table of forms: RFC 3339 / W3C-DTF / ISO 8601 (`ISO8601DateForm`) and
 /// RFC 822 with its real-world variants and asctime (`RFC822DateForm`). A date whose fields are
-/// out of range (month 13, Feb 30) is nil, never rolled over.
+/// out of range (month 13, Feb 30) is nil, never rolled over. The few shapes most feeds write
+/// are first tried in place (`CommonDateShapes`), which only saves work: the answer is the same.
 public enum FeedDateParser {
   /// Seconds since 1970-01-01T00:00:00Z for an RFC 822 or RFC 3339 / W3C-DTF date or a common
   /// variant of either; nil when the text matches no known form.
   public static func parse(_ text: String) -> Int64? {
+    CommonDateShapes.seconds(text) ?? parseAnyForm(text)
+  }
+
+  /// `parse` without the fast path for common shapes: every form, and the judge the fast path
+  /// is tested against.
+  static func parseAnyForm(_ text: String) -> Int64? {
     let bytes = normalizedBytes(text)
-    guard !bytes.isEmpty, bytes.count <= 256 else { return nil }
+    guard !bytes.isEmpty, bytes.count <= longestDate else { return nil }
     var fields = ISO8601DateForm.parse(bytes[...]) ?? RFC822DateForm.parse(bytes[...])
     if fields == nil, bytes.contains(where: { $0 >= 0x80 }) {
       fields = LocalizedDateForm.parse(text)
     }
+    guard let fields else { return nil }
+    return instant(fields)
+  }
+
+  /// Longer text, after trimming, is no date.
+  static let longestDate = 256
+
+  /// The seconds `fields` name, or nil when a field is out of range.
+  static func instant(_ fields: CivilTime.Fields) -> Int64? {
     // A zone can push year 1 or 9999 past RFC 3339's range; such an instant has no output form.
-    guard let seconds = fields?.secondsSince1970,
+    guard let seconds = fields.secondsSince1970,
       (firstRFC3339Second...lastRFC3339Second).contains(seconds)
     else { return nil }
     return seconds
@@ -34,44 +50,14 @@ public enum FeedDateParser {
   /// 9999 (four digits); an instant outside that range, which `parse` never returns, is clamped
   /// to its ends rather than trapping on overflow.
   public static func rfc3339(_ secondsSince1970: Int64) -> String {
-    let seconds = min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second)
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secondOfDay = seconds - days * 86_400
-    let date = CivilTime.date(days: days)
-    var out: [UInt8] = []
-    out.reserveCapacity(20)
-    append(date.year, width: 4, to: &out)
-    out.append(UInt8(ascii: "-"))
-    append(date.month, width: 2, to: &out)
-    out.append(UInt8(ascii: "-"))
-    append(date.day, width: 2, to: &out)
-    out.append(UInt8(ascii: "T"))
-    append(secondOfDay / 3600, width: 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    append(secondOfDay / 60 % 60, width: 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    append(secondOfDay % 60, width: 2, to: &out)
-    out.append(UInt8(ascii: "Z"))
-    return String(decoding: out, as: UTF8.self)
+    RFC3339Text.utc(min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second))
   }
 
   /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
   static let firstRFC3339Second: Int64 = -62_135_596_800
   static let lastRFC3339Second: Int64 = 253_402_300_799
 
-  private static func isSpace(_ byte: UInt8) -> Bool {
+  static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-  }
-
-  /// Appends `value` (non-negative) in decimal, zero-padded to at least `width` digits.
-  private static func append(_ value: Int64, width: Int, to out: inout [UInt8]) {
-    var digits: [UInt8] = []
-    var rest = value
-    repeat {
-      digits.append(UInt8(rest % 10) + 0x30)
-      rest /= 10
-    } while rest > 0
-    while digits.count < width { digits.append(0x30) }
-    out.append(contentsOf: digits.reversed())
   }
 }

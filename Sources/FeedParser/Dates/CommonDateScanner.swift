@@ -1,0 +1,119 @@
+/// A read position in the UTF-8 of a date, read where the string keeps it: the fast path's
+/// cursor. Unlike `DateByteCursor` it needs no lower-cased copy of the text, so letters are
+/// compared in either case.
+struct CommonDateScanner {
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var index: Int
+  private let end: Int
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+    self.bytes = bytes
+    self.index = start
+    self.end = end
+  }
+
+  @inline(__always)
+  var isAtEnd: Bool { index >= end }
+
+  /// The byte `offset` places ahead, if there is one.
+  @inline(__always)
+  func byte(at offset: Int) -> UInt8? { index &+ offset < end ? bytes[index &+ offset] : nil }
+
+  @inline(__always)
+  var nextIsLetter: Bool { index < end && (bytes[index] | 0x20) &- 0x61 < 26 }
+
+  /// Consumes `byte` if it is next.
+  @inline(__always)
+  mutating func take(_ byte: UInt8) -> Bool {
+    guard index < end, bytes[index] == byte else { return false }
+    index &+= 1
+    return true
+  }
+
+  /// Consumes `lowerCaseLetter` in either case if it is next.
+  @inline(__always)
+  mutating func takeLetter(_ lowerCaseLetter: UInt8) -> Bool {
+    guard index < end, bytes[index] | 0x20 == lowerCaseLetter else { return false }
+    index &+= 1
+    return true
+  }
+
+  /// Consumes exactly `count` digits (at most 18) as a number, or nothing. Index and value
+  /// arithmetic wraps because neither can overflow, which spares the checks.
+  @inline(__always)
+  mutating func number(digits count: Int) -> Int64? {
+    guard end &- index >= count else { return nil }
+    var value: Int64 = 0
+    for offset in 0..<count {
+      let digit = bytes[index &+ offset] &- 0x30
+      guard digit < 10 else { return nil }
+      value = value &* 10 &+ Int64(digit)
+    }
+    index &+= count
+    return value
+  }
+
+  /// Consumes a run of digits; how many there were.
+  mutating func skipDigits() -> Int {
+    let start = index
+    while index < end, bytes[index] &- 0x30 < 10 { index += 1 }
+    return index - start
+  }
+
+  /// Consumes three letters in either case as one number, to compare with `key(_:)` of a
+  /// name in one step. Only an ASCII letter and its upper-case form read as the lower-case
+  /// letter with bit 5 set, so no other bytes can equal a name's key.
+  @inline(__always)
+  mutating func threeLetters() -> UInt32? {
+    guard end &- index >= 3 else { return nil }
+    let letters =
+      UInt32(bytes[index] | 0x20) << 16 | UInt32(bytes[index &+ 1] | 0x20) << 8
+      | UInt32(bytes[index &+ 2] | 0x20)
+    index &+= 3
+    return letters
+  }
+
+  /// A three-letter lower-case name as `threeLetters()` reads it. Always inlined, so a name
+  /// written in a `switch` case is a constant.
+  @inline(__always)
+  static func key(_ name: StaticString) -> UInt32 {
+    let letters = name.utf8Start
+    return UInt32(letters[0]) << 16 | UInt32(letters[1]) << 8 | UInt32(letters[2])
+  }
+
+  /// Whether the rest is `name` (lower case) in either case; consumes it if so.
+  mutating func restIs(_ name: StaticString) -> Bool {
+    guard end - index == name.utf8CodeUnitCount else { return false }
+    let letters = name.utf8Start
+    for offset in 0..<name.utf8CodeUnitCount where bytes[index + offset] | 0x20 != letters[offset] {
+      return false
+    }
+    index = end
+    return true
+  }
+
+  /// `±hh`, `±hhmm` or `±hh:mm` running to the end: minutes east of UTC. Nothing for any other
+  /// offset, and for minutes past 59 (which the general path refuses).
+  @inline(__always)
+  mutating func signedOffsetToEnd() -> Int64? {
+    let negative: Bool
+    if take(UInt8(ascii: "+")) {
+      negative = false
+    } else if take(UInt8(ascii: "-")) {
+      negative = true
+    } else {
+      return nil
+    }
+    guard let hours = number(digits: 2) else { return nil }
+    var minutes: Int64 = 0
+    if let value = number(digits: 2) {
+      minutes = value
+    } else if take(UInt8(ascii: ":")) {
+      guard let value = number(digits: 2) else { return nil }
+      minutes = value
+    }
+    guard isAtEnd, minutes < 60 else { return nil }
+    let total = hours * 60 + minutes
+    return negative ? -total : total
+  }
+}
