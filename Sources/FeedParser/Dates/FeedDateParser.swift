@@ -53,6 +53,14 @@ public enum FeedDateParser {
     RFC3339Text.utc(min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second))
   }
 
+  /// Writes `rfc3339(secondsSince1970)`, `rfc3339Length` bytes, to `out`.
+  package static func writeRFC3339(_ secondsSince1970: Int64, to out: UnsafeMutablePointer<UInt8>) {
+    RFC3339Text.write(
+      min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second), to: out)
+  }
+
+  package static var rfc3339Length: Int { RFC3339Text.length }
+
   /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
   static let firstRFC3339Second: Int64 = -62_135_596_800
   static let lastRFC3339Second: Int64 = 253_402_300_799

@@ -1,3 +1,5 @@
+import FeedParser
+
 /// Pending JSON Lines output, written field by field straight into one byte buffer. Hand-written
 /// because records are the hot path's output (one per item at hundreds of MB/s of feed) and
 /// Foundation's JSONEncoder is an order of magnitude slower; and mutated in place, never copied,
@@ -33,6 +35,18 @@ struct JSONLineBuffer: ~Copyable {
     guard let value, !value.isEmpty else { return }
     appendKey(key)
     value.withUnsafeBufferPointer { appendString(utf8: $0) }
+  }
+
+  /// An instant as RFC 3339 text, written in place.
+  mutating func field(_ key: StaticString, instant seconds: Int64) {
+    appendKey(key)
+    let length = FeedDateParser.rfc3339Length
+    bytes.append(atMost: length + 2) { out in
+      out[0] = UInt8(ascii: "\"")
+      FeedDateParser.writeRFC3339(seconds, to: out + 1)
+      out[length + 1] = UInt8(ascii: "\"")
+      return length + 2
+    }
   }
 
   mutating func field(_ key: StaticString, _ value: Int?) {

@@ -106,7 +106,7 @@ enum JSONLinesEncoding {
     _ key: StaticString, _ date: FeedDate?, to object: inout JSONLineBuffer
   ) {
     switch date {
-    case .instant(let seconds): object.field(key, FeedDateParser.rfc3339(seconds))
+    case .instant(let seconds): object.field(key, instant: seconds)
     case .raw(let text):
       switch key.description {
       case "published": object.field("published_raw", text)
