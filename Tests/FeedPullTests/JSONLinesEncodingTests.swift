@@ -25,12 +25,18 @@ import Testing
   /// offset around the block and word boundaries must come out the same as one at a time.
   @Test func escapesLongTextAcrossBlockBoundaries() throws {
     let specials: [Character] = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é", "日"]
-    for length in [7, 8, 9, 4095, 4096, 4097, 8200] {
+    var texts = [16, 32, 4096, 4112, 8192].map { String(repeating: "a", count: $0) }
+    texts += ["\"" + String(repeating: "a", count: 16), "é" + String(repeating: "a", count: 32)]
+    for length in [7, 8, 9, 16, 32, 48, 4095, 4096, 4097, 4112, 8192, 8200] {
       var text = ""
       for index in 0..<length {
-        let special = index % 13 == 0 || (4088...4104).contains(index)
+        let special =
+          (index % 13 == 0 && index < length / 2) || (4088...4104).contains(index)
         text.append(special ? specials[index % specials.count] : "a")
       }
+      texts.append(text)
+    }
+    for text in texts {
       var item = FeedItem(index: 0)
       item.content = text
       let line = JSONLinesEncoding.line(.item(ItemRecord(source: "s", item: item)))

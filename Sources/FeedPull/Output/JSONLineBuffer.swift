@@ -202,28 +202,41 @@ struct JSONLineBuffer: ~Copyable {
     let base = input.baseAddress!
     var index = start
     var written = 0
+    // Wrapping arithmetic: the indices are bounded by `end`, and overflow checks in this loop
+    // were a fifth of its instructions.
     while index < end {
-      if index + 8 <= end {
+      // Sixteen bytes a turn while nothing needs escaping.
+      while index &+ 16 <= end {
+        let first = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let second = UnsafeRawPointer(base + index + 8).loadUnaligned(as: UInt64.self)
+        guard escapeMask(first) | escapeMask(second) == 0 else { break }
+        UnsafeMutableRawPointer(out + written).storeBytes(of: first, as: UInt64.self)
+        UnsafeMutableRawPointer(out + written + 8).storeBytes(of: second, as: UInt64.self)
+        index &+= 16
+        written &+= 16
+      }
+      guard index < end else { break }
+      if index &+ 8 <= end {
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
         let mask = escapeMask(word)
         if mask == 0 {
-          index += 8
-          written += 8
+          index &+= 8
+          written &+= 8
           continue
         }
-        let clean = mask.trailingZeroBitCount >> 3
-        index += clean
-        written += clean
+        let clean = mask.trailingZeroBitCount &>> 3
+        index &+= clean
+        written &+= clean
       }
       let byte = base[index]
       if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-        written += writeEscape(byte, to: out + written)
+        written &+= writeEscape(byte, to: out + written)
       } else {
         out[written] = byte
-        written += 1
+        written &+= 1
       }
-      index += 1
+      index &+= 1
     }
     return written
   }
