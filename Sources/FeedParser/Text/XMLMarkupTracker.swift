@@ -101,6 +101,18 @@ struct XMLMarkupTracker {
       // Eight bytes at a time to the next byte that may matter; line breaks and tabs, frequent
       // in HTML content, change no state and are stepped over here.
       while index < input.count {
+        if !isShiftJIS {
+          while index &+ 16 <= input.count {
+            let first = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let second = input.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
+            let stops =
+              ByteWord.matches(first, UInt8(ascii: "]")) | ByteWord.matchesBelow(first, 0x20)
+              | ByteWord.matches(second, UInt8(ascii: "]")) | ByteWord.matchesBelow(second, 0x20)
+            guard stops == 0 else { break }
+            index &+= 16
+          }
+          guard index < input.count else { break }
+        }
         if index + 8 <= input.count {
           let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
           var stops = ByteWord.matches(word, UInt8(ascii: "]")) | ByteWord.matchesBelow(word, 0x20)
