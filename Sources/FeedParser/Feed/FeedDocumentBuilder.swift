@@ -46,9 +46,10 @@ final class FeedDocumentBuilder {
   @exclusivity(unchecked) var textBuffer: [UInt8] = []
   @exclusivity(unchecked) private var elementCache: [ElementKey: FeedElement] = [:]
   /// Direct-mapped in front of `elementCache`: hashing every start tag's key (SipHash) cost
-  /// more than a percent of a parse, and a feed has a few dozen distinct elements.
+  /// more than a percent of a parse, and a feed has a few dozen distinct elements (256 slots
+  /// keep two of them from sharing one and evicting each other item after item).
   @exclusivity(unchecked) private var recentElements = [(key: ElementKey, element: FeedElement)?](
-    repeating: nil, count: 64)
+    repeating: nil, count: 256)
 
   // What is being built.
   @exclusivity(unchecked) var channel = FeedChannel(version: .rss)
@@ -435,7 +436,7 @@ final class FeedDocumentBuilder {
     /// interned names end to end, so low bits alone collide).
     var slot: Int {
       let bits = UInt64(UInt(bitPattern: localname)) ^ UInt64(UInt(bitPattern: uri)) &<< 1
-      return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+      return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 56)
     }
   }
 

@@ -12,17 +12,20 @@ extension FeedDocumentBuilder {
       let mode = attributes.value("mode").map { $0.trimmingSpaces().lowercased() }
       let defaultType = element == .description && !isAtom ? "text/html" : "text/plain"
       let type = typeAttribute.map(Self.mimeType) ?? defaultType
+      // Without a type attribute (most fields of most feeds) the type is a `text/` default:
+      // text, never base64, and no string tests.
       var form = TextCapture.Form.text
       if typeAttribute == "xhtml" {
         form = .xhtml
-      } else if type.hasSuffix("+xml") || type.hasSuffix("/xml") {
+      } else if typeAttribute != nil && (type.hasSuffix("+xml") || type.hasSuffix("/xml")) {
         if mode == nil || mode == "xml" { form = .xml }
       }
       // RFC 4287 section 4.1.3.3: other media types than text and XML are base64; Atom 0.3
       // says so with mode="base64".
       let isBase64 =
         mode == "base64"
-        || (channel.version == .atom10 && form == .text && !type.hasPrefix("text/"))
+        || (channel.version == .atom10 && form == .text && typeAttribute != nil
+          && !type.hasPrefix("text/"))
       capture = TextCapture(
         element: element, depth: depth, form: form, type: type, isBase64: isBase64,
         unwrapsXHTMLDiv: channel.version == .atom10)
