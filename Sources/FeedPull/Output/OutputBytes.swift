@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The JSON writer's byte buffer: appending is a capacity check and a copy. With an `Array`,
 /// every append paid a uniqueness check and, for runs, the generic sequence copy (about 70
 /// instructions a call), and JSON text is appended in runs between escapes: HTML content
@@ -10,10 +14,10 @@ struct OutputBytes: ~Copyable {
 
   init() {
     capacity = 1 << 12
-    base = .allocate(capacity: capacity)
+    base = Self.reallocate(nil, capacity: capacity)
   }
 
-  deinit { base.deallocate() }
+  deinit { free(base) }
 
   var isEmpty: Bool { count == 0 }
 
@@ -21,9 +25,8 @@ struct OutputBytes: ~Copyable {
   mutating func removeAll() {
     count = 0
     if capacity > 1 << 20 {
-      base.deallocate()
       capacity = 1 << 12
-      base = .allocate(capacity: capacity)
+      base = Self.reallocate(base, capacity: capacity)
     }
   }
 
@@ -71,11 +74,18 @@ struct OutputBytes: ~Copyable {
   var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
   private mutating func grow(to minimum: Int) {
-    let newCapacity = Swift.max(minimum, capacity * 2)
-    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-    grown.initialize(from: base, count: count)
-    base.deallocate()
-    base = grown
-    capacity = newCapacity
+    capacity = Swift.max(minimum, capacity * 2)
+    base = Self.reallocate(base, capacity: capacity)
+  }
+
+  /// `realloc`: a large buffer grows in place or by remapping its pages, without the moment
+  /// where the old and the new copy of a 50 MB record both exist.
+  private static func reallocate(
+    _ pointer: UnsafeMutablePointer<UInt8>?, capacity: Int
+  ) -> UnsafeMutablePointer<UInt8> {
+    guard let grown = realloc(pointer, capacity) else {
+      fatalError("out of memory growing the output buffer to \(capacity) bytes")
+    }
+    return grown.assumingMemoryBound(to: UInt8.self)
   }
 }
