@@ -22,20 +22,7 @@ import Testing
   }
 
   @Test(arguments: fixtures) func fixtureIsChunkInvariant(path: String) throws {
-    let bytes = try fixture(path)
-    let whole = parse(bytes)
-    #expect(parse(bytes, chunkSizes: Array(repeating: 1, count: bytes.count)) == whole)
-    if bytes.count <= 4096 {
-      for split in 1..<bytes.count where parse(bytes, chunkSizes: [split]) != whole {
-        Issue.record("\(path) differs when split at byte \(split)")
-        break
-      }
-    }
-    var generator = SeededGenerator(seed: UInt64(bytes.count))
-    for _ in 0..<20 {
-      let sizes = (0..<bytes.count).map { _ in Int.random(in: 1...64, using: &generator) }
-      #expect(parse(bytes, chunkSizes: sizes) == whole)
-    }
+    expectChunkInvariant(try fixture(path), name: path, maxSplitSize: 4096)
   }
 
   @Test(arguments: sampleFeeds) func sampleFeedIsChunkInvariant(name: String) throws {

@@ -65,3 +65,29 @@ func parseFixture(_ path: String, chunkSizes: [Int] = []) throws -> ParseOutcome
     try fixture(path), chunkSizes: chunkSizes,
     documentURL: RepositoryPaths.fixtures.appendingPathComponent(path).absoluteString)
 }
+
+/// Records an issue unless `bytes` give the same events and result byte by byte, split once
+/// at every byte (for documents up to `maxSplitSize`), and in twenty seeded random chunkings
+/// as they do whole; returns the whole parse.
+@discardableResult
+func expectChunkInvariant(
+  _ bytes: [UInt8], name: String, maxSplitSize: Int = .max,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> ParseOutcome {
+  let whole = parse(bytes)
+  #expect(
+    parse(bytes, chunkSizes: Array(repeating: 1, count: bytes.count)) == whole,
+    "\(name) byte by byte", sourceLocation: sourceLocation)
+  if bytes.count <= maxSplitSize {
+    for split in 1..<max(1, bytes.count) where parse(bytes, chunkSizes: [split]) != whole {
+      Issue.record("\(name) differs when split at byte \(split)", sourceLocation: sourceLocation)
+      break
+    }
+  }
+  var generator = SeededGenerator(seed: UInt64(bytes.count))
+  for _ in 0..<20 {
+    let sizes = (0..<bytes.count).map { _ in Int.random(in: 1...64, using: &generator) }
+    #expect(parse(bytes, chunkSizes: sizes) == whole, "\(name)", sourceLocation: sourceLocation)
+  }
+  return whole
+}

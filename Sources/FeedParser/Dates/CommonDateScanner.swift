@@ -53,6 +53,20 @@ struct CommonDateScanner {
     return value
   }
 
+  /// Consumes `hh:mm` and an optional `:ss` (both shapes write the time of day the same way)
+  /// into `fields`. Nil when the text is not in that form; otherwise whether seconds were read.
+  mutating func clock(into fields: inout CivilTime.Fields) -> Bool? {
+    guard let hour = number(digits: 2), take(UInt8(ascii: ":")),
+      let minute = number(digits: 2)
+    else { return nil }
+    fields.hour = hour
+    fields.minute = minute
+    guard take(UInt8(ascii: ":")) else { return false }
+    guard let second = number(digits: 2) else { return nil }
+    fields.second = second
+    return true
+  }
+
   /// Consumes a run of digits; how many there were.
   mutating func skipDigits() -> Int {
     let start = index

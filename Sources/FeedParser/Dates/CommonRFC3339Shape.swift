@@ -16,18 +16,11 @@ enum CommonRFC3339Shape {
     fields.day = day
     if scanner.isAtEnd { return true }
     guard scanner.takeLetter(UInt8(ascii: "t")) || scanner.take(UInt8(ascii: " ")),
-      let hour = scanner.number(digits: 2), scanner.take(UInt8(ascii: ":")),
-      let minute = scanner.number(digits: 2)
+      let hasSeconds = scanner.clock(into: &fields)
     else { return false }
-    fields.hour = hour
-    fields.minute = minute
-    if scanner.take(UInt8(ascii: ":")) {
-      guard let second = scanner.number(digits: 2) else { return false }
-      fields.second = second
-      // A fraction of a second is dropped, as the general path does.
-      if scanner.take(UInt8(ascii: ".")) || scanner.take(UInt8(ascii: ",")) {
-        guard scanner.skipDigits() > 0 else { return false }
-      }
+    // A fraction of a second is dropped, as the general path does.
+    if hasSeconds && (scanner.take(UInt8(ascii: ".")) || scanner.take(UInt8(ascii: ","))) {
+      guard scanner.skipDigits() > 0 else { return false }
     }
     if scanner.isAtEnd { return true }
     if scanner.takeLetter(UInt8(ascii: "z")) { return scanner.isAtEnd }

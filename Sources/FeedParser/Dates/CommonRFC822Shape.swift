@@ -24,14 +24,8 @@ enum CommonRFC822Shape {
     fields.month = month
     fields.day = day
     if scanner.isAtEnd { return true }
-    guard scanner.take(UInt8(ascii: " ")), let hour = scanner.number(digits: 2),
-      scanner.take(UInt8(ascii: ":")), let minute = scanner.number(digits: 2)
-    else { return false }
-    fields.hour = hour
-    fields.minute = minute
-    if scanner.take(UInt8(ascii: ":")) {
-      guard let second = scanner.number(digits: 2) else { return false }
-      fields.second = second
+    guard scanner.take(UInt8(ascii: " ")), scanner.clock(into: &fields) != nil else {
+      return false
     }
     if scanner.isAtEnd { return true }
     guard scanner.take(UInt8(ascii: " ")), let offset = zoneToEnd(&scanner) else { return false }
