@@ -39,6 +39,15 @@ import Testing
     #expect(outcome.result.failure?.kind == .xml)
   }
 
+  /// Cut inside an item's text: the message says so, without libxml2's "Extra content at the
+  /// end of the document", which it reports for such a cut.
+  @Test func documentCutInsideTextSaysItEnded() {
+    let outcome = parse(
+      "<rss version=\"2.0\"><channel><item><title>whole</title></item><item><title>cu")
+    #expect(outcome.items.map(\.title) == ["whole"])
+    #expect(outcome.result.failure?.message == "the document ended before its root element closed")
+  }
+
   @Test func mismatchedTagIsRecovered() throws {
     let outcome = try parseFixture("damage/mismatched-tags.xml")
     #expect(outcome.items.count == 2)
