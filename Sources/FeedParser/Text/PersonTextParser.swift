@@ -4,20 +4,16 @@
 /// characters around the first `@`, the name is what remains without brackets.
 enum PersonTextParser {
   static func person(from text: String) -> FeedPerson? {
+    // Most feeds give a name alone: no scalar array for those.
+    guard text.utf8.contains(UInt8(ascii: "@")) else { return nameOnly(text) }
     let scalars = Array(text.unicodeScalars)
-    guard let at = scalars.firstIndex(of: "@") else {
-      let name = text.trimmingSpaces()
-      return name.isEmpty ? nil : FeedPerson(name: name)
-    }
+    guard let at = scalars.firstIndex(of: "@") else { return nameOnly(text) }
     var start = at
     while start > 0, isLocalPart(scalars[start - 1]) { start -= 1 }
     var end = at + 1
     while end < scalars.count, isDomainPart(scalars[end]) { end += 1 }
     while end > at + 1, scalars[end - 1] == "." { end -= 1 }
-    guard start < at, end > at + 1 else {
-      let name = text.trimmingSpaces()
-      return name.isEmpty ? nil : FeedPerson(name: name)
-    }
+    guard start < at, end > at + 1 else { return nameOnly(text) }
     var email = String(String.UnicodeScalarView(scalars[start..<end]))
     if email.lowercased().hasPrefix("mailto:") { email = String(email.dropFirst(7)) }
     var rest = String(String.UnicodeScalarView(scalars[..<start] + scalars[end...]))
@@ -27,6 +23,11 @@ enum PersonTextParser {
     if rest.hasSuffix(")") { rest.removeLast() }
     rest = rest.trimmingSpaces()
     return FeedPerson(name: rest.isEmpty ? nil : rest, email: email)
+  }
+
+  private static func nameOnly(_ text: String) -> FeedPerson? {
+    let name = text.trimmingSpaces()
+    return name.isEmpty ? nil : FeedPerson(name: name)
   }
 
   private static func removingAll(_ target: String, from text: String) -> String {
