@@ -59,13 +59,13 @@ extension String {
   func trimmingSpaces() -> String {
     // Fast path: nothing to trim (ASCII white space is one UTF-8 byte at either end), read
     // from the contiguous UTF-8 (`utf8.last` walks the generic index path, a few hundred
-    // instructions a call, and every field is trimmed).
-    var contiguous = self
-    let untrimmed = contiguous.withUTF8 { bytes in
+    // instructions a call, and a copy for `withUTF8` costs a retain and a release; every
+    // field is trimmed).
+    let untrimmed = utf8.withContiguousStorageIfAvailable { bytes in
       guard let first = bytes.first, let last = bytes.last else { return false }
       return !Self.isSpaceByte(first) && !Self.isSpaceByte(last)
     }
-    if untrimmed { return self }
+    if untrimmed == true { return self }
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !$0.isXMLSpace }) else { return "" }
     let last = scalars.lastIndex(where: { !$0.isXMLSpace })!
