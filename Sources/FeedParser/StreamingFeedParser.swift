@@ -22,13 +22,13 @@ public final class StreamingFeedParser {
   private let declaredCharset: String?
   private let builder: FeedDocumentBuilder
   private var parser: LibXMLPushParser?
-  private var repairFilter: XMLRepairFilter?
+  private var repairFilter = XMLRepairFilter()
   /// For UTF-8 documents only: invalid sequences become U+FFFD before anything else.
   private var utf8Repair: UTF8Repair?
   /// For every other encoding: iconv to UTF-8, invalid sequences as U+FFFD.
   private var transcoder: IconvTranscoder?
-  /// For ASCII-compatible encodings: the DOCTYPE reaches libxml2 in one piece.
-  private var doctypeGate: DoctypeGate?
+  /// The DOCTYPE reaches libxml2 in one piece.
+  private var doctypeGate = DoctypeGate()
   private var filtered: [UInt8] = []
   /// Bytes held until the encoding is decided; empty afterwards.
   private var prefix: [UInt8] = []
@@ -59,7 +59,7 @@ public final class StreamingFeedParser {
   /// Bytes and open elements the parser holds: bounded however many items the document has.
   var retainedStateSize: Int {
     prefix.count + filtered.count + builder.retainedStateSize + (parser?.unparsedByteCount ?? 0)
-      + (doctypeGate?.heldByteCount ?? 0)
+      + doctypeGate.heldByteCount
   }
 
   /// The first error libxml2 reported, for diagnostics.
@@ -98,13 +98,11 @@ public final class StreamingFeedParser {
     if let parser, !parser.hasHalted || builder.isReadingEpilog, !builder.isStopped {
       transcoder?.finish { filterAndPush($0) }
       utf8Repair?.finish { filterAndPush($0) }
-      if repairFilter != nil {
-        filtered.removeAll(keepingCapacity: true)
-        repairFilter!.finish(into: &filtered)
-        filtered.withUnsafeBytes { gateAndPush($0) }
-        filtered.removeAll()
-      }
-      doctypeGate?.finish { deliver($0) }
+      filtered.removeAll(keepingCapacity: true)
+      repairFilter.finish(into: &filtered)
+      filtered.withUnsafeBytes { gateAndPush($0) }
+      filtered.removeAll()
+      doctypeGate.finish { deliver($0) }
       if !builder.isReadingEpilog {
         parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
       }
@@ -113,8 +111,8 @@ public final class StreamingFeedParser {
     builder.finishDocument()
     let failure = outcome()
     let repaired =
-      (repairFilter?.repaired ?? false) || (utf8Repair?.repaired ?? false)
-      || (transcoder?.repaired ?? false) || (doctypeGate?.sawMalformedMarkup ?? false)
+      repairFilter.repaired || (utf8Repair?.repaired ?? false)
+      || (transcoder?.repaired ?? false) || doctypeGate.sawMalformedMarkup
     let trustworthy = decision?.trustworthy ?? true
     parser = nil
     return FeedParseResult(
@@ -171,10 +169,6 @@ public final class StreamingFeedParser {
     parser = LibXMLPushParser(documentURL: documentURL, builder: builder)
     self.decision = decision
     if decision.name == "utf-8" { utf8Repair = UTF8Repair() }
-    // libxml2 reads UTF-8 only, so the byte-level steps always apply.
-    builder.scansEpilogItself = true
-    repairFilter = XMLRepairFilter()
-    doctypeGate = DoctypeGate()
     let held = prefix
     prefix = []
     let skip = min(decision.skip, held.count)
@@ -196,23 +190,15 @@ public final class StreamingFeedParser {
 
   private func filterAndPush(_ bytes: UnsafeRawBufferPointer) {
     guard parser != nil, bytes.count > 0 else { return }
-    if repairFilter != nil {
-      filtered.removeAll(keepingCapacity: true)
-      repairFilter!.process(bytes, into: &filtered)
-      filtered.withUnsafeBytes { gateAndPush($0) }
-      filtered.removeAll(keepingCapacity: filtered.capacity <= 1 << 20)
-    } else {
-      gateAndPush(bytes)
-    }
+    filtered.removeAll(keepingCapacity: true)
+    repairFilter.process(bytes, into: &filtered)
+    filtered.withUnsafeBytes { gateAndPush($0) }
+    filtered.removeAll(keepingCapacity: filtered.capacity <= 1 << 20)
   }
 
   private func gateAndPush(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count > 0 else { return }
-    if doctypeGate != nil {
-      doctypeGate!.process(bytes) { deliver($0) }
-    } else {
-      deliver(bytes)
-    }
+    doctypeGate.process(bytes) { deliver($0) }
   }
 
   /// The last step: to libxml2, or after the root element to the epilog scanner.
@@ -225,7 +211,7 @@ public final class StreamingFeedParser {
   }
 
   private static func isSpaceOrBOM(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0xEF || byte == 0xBB
+    byte.isXMLSpace || byte == 0xEF || byte == 0xBB
       || byte == 0xBF || byte == 0xFE || byte == 0xFF || byte == 0x00
   }
 }

@@ -14,8 +14,8 @@ enum CommonDateShapes {
   private static func seconds(in bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
     var start = 0
     var end = bytes.count
-    while start < end, FeedDateParser.isSpace(bytes[start]) { start += 1 }
-    while end > start, FeedDateParser.isSpace(bytes[end - 1]) { end -= 1 }
+    while start < end, bytes[start].isXMLSpace { start += 1 }
+    while end > start, bytes[end - 1].isXMLSpace { end -= 1 }
     // A long fraction of a second could otherwise pass text the general path refuses.
     guard end - start <= FeedDateParser.longestDate else { return nil }
     let scanner = CommonDateScanner(bytes, from: start, to: end)

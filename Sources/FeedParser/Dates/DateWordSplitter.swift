@@ -11,7 +11,7 @@ enum DateWordSplitter {
     while index <= bytes.endIndex {
       let byte = index < bytes.endIndex ? bytes[index] : UInt8(ascii: "(")
       let isSeparator =
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ",")
+        byte.isXMLSpace || byte == UInt8(ascii: ",")
         || byte == UInt8(ascii: "(")
       if isSeparator {
         if let wordStart = start { appendRepaired(bytes[wordStart..<index], to: &words) }

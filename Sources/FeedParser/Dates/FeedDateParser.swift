@@ -41,8 +41,8 @@ public enum FeedDateParser {
   static func normalizedBytes(_ text: String) -> [UInt8] {
     var bytes = Array(text.utf8)
     for index in bytes.indices where bytes[index] &- 0x41 < 26 { bytes[index] |= 0x20 }
-    let start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
-    let end = bytes.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? start
+    let start = bytes.firstIndex { !$0.isXMLSpace } ?? bytes.endIndex
+    let end = bytes.lastIndex { !$0.isXMLSpace }.map { $0 + 1 } ?? start
     return Array(bytes[start..<end])
   }
 
@@ -50,13 +50,16 @@ public enum FeedDateParser {
   /// 9999 (four digits); an instant outside that range, which `parse` never returns, is clamped
   /// to its ends rather than trapping on overflow.
   public static func rfc3339(_ secondsSince1970: Int64) -> String {
-    RFC3339Text.utc(min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second))
+    RFC3339Text.utc(clampedToRFC3339(secondsSince1970))
   }
 
   /// Writes `rfc3339(secondsSince1970)`, `rfc3339Length` bytes, to `out`.
   package static func writeRFC3339(_ secondsSince1970: Int64, to out: UnsafeMutablePointer<UInt8>) {
-    RFC3339Text.write(
-      min(max(secondsSince1970, firstRFC3339Second), lastRFC3339Second), to: out)
+    RFC3339Text.write(clampedToRFC3339(secondsSince1970), to: out)
+  }
+
+  private static func clampedToRFC3339(_ seconds: Int64) -> Int64 {
+    min(max(seconds, firstRFC3339Second), lastRFC3339Second)
   }
 
   package static var rfc3339Length: Int { RFC3339Text.length }
@@ -64,8 +67,4 @@ public enum FeedDateParser {
   /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
   static let firstRFC3339Second: Int64 = -62_135_596_800
   static let lastRFC3339Second: Int64 = 253_402_300_799
-
-  static func isSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-  }
 }

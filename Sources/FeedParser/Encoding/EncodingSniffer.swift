@@ -27,7 +27,7 @@ enum EncodingSniffer {
     if let decision = byteOrderMark(bytes) ?? utf16Or32Pattern(bytes) { return decision }
     if hasPrefix(bytes, at: 0, [0x4C, 0x6F, 0xA7, 0x94]) { return ebcdic(bytes, isFinal: isFinal) }
     var start = 0
-    while start < bytes.count, isSpace(bytes[start]) { start += 1 }
+    while start < bytes.count, bytes[start].isXMLSpace { start += 1 }
     if !isFinal && bytes.count - start < 5
       && bytes[start...].elementsEqual(Array("<?xml".utf8).prefix(bytes.count - start))
     {
@@ -133,7 +133,7 @@ enum EncodingSniffer {
     if hasPrefix(bytes, at: 0, [0xFF, 0xFE]) { return EncodingDecision(name: "utf-16le", skip: 2) }
     if hasPrefix(bytes, at: 0, [0xEF, 0xBB, 0xBF]) {
       var skip = 3
-      while skip < bytes.count, isSpace(bytes[skip]) { skip += 1 }
+      while skip < bytes.count, bytes[skip].isXMLSpace { skip += 1 }
       if !hasPrefix(bytes, at: skip, "<?xml") { skip = 3 }
       return EncodingDecision(name: "utf-8", skip: skip)
     }
@@ -186,10 +186,6 @@ enum EncodingSniffer {
     guard let close = rest.firstIndex(of: quote) else { return nil }
     let value = String(rest[..<close])
     return value.isEmpty ? nil : value
-  }
-
-  private static func isSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   private static func hasPrefix(_ bytes: [UInt8], at start: Int, _ prefix: [UInt8]) -> Bool {

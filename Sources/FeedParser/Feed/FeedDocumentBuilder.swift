@@ -97,9 +97,6 @@ final class FeedDocumentBuilder {
   private var mismatchedEndTag = false
   private var contentAfterRoot = false
 
-  /// Set for ASCII-compatible encodings: at the root's end tag libxml2 is stopped and
-  /// `EpilogScanner` reads the rest (see there why).
-  var scansEpilogItself = false
   /// Reading what follows the root element.
   @exclusivity(unchecked) private(set) var epilog: EpilogScanner?
   var isReadingEpilog: Bool { epilog != nil }
@@ -118,9 +115,10 @@ final class FeedDocumentBuilder {
     }
   }
 
-  /// The root's end tag was just parsed: take over the rest of libxml2's buffer, then stop it.
+  /// The root's end tag was just parsed: take over the rest of libxml2's buffer, then stop it
+  /// (`EpilogScanner` says why).
   private func beginEpilog() {
-    guard scansEpilogItself, let context else { return }
+    guard let context else { return }
     var scanner = EpilogScanner()
     if let input = context.pointee.input, let current = input.pointee.cur,
       let end = input.pointee.end, end > current

@@ -95,7 +95,7 @@ extension FeedDocumentBuilder {
   /// feedparser: a second summary-like element (RSS description after an Atom summary, or the
   /// reverse) becomes the content when there is none yet.
   func assignItemBody(_ capture: TextCapture, utf8 text: [UInt8]) {
-    guard text.contains(where: { !Self.isXMLSpace($0) }) else { return }
+    guard text.contains(where: { !$0.isXMLSpace }) else { return }
     let isSummary = capture.element == .description || capture.element == .summary
     if isSummary && item!.item.summaryUTF8 == nil {
       item!.item.summaryUTF8 = text
@@ -104,10 +104,6 @@ extension FeedDocumentBuilder {
       item!.item.contentUTF8 = text
       item!.item.contentType = capture.type
     }
-  }
-
-  private static func isXMLSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   private func date(_ text: String) -> FeedDate {

@@ -81,7 +81,7 @@ struct TextCapture {
     if form != .xml || unwrapsXHTMLDiv, depth == self.depth + 1, !sawElement,
       bytesEqual(localname, "div"),
       form == .xhtml || uri.map({ bytesEqual($0, "http://www.w3.org/1999/xhtml") }) == true,
-      buffer.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+      buffer.allSatisfy(\.isXMLSpace)
     {
       buffer.removeAll(keepingCapacity: true)
       wrapperDivDepth = depth

@@ -6,18 +6,6 @@ enum ByteWord {
   private static let ones: UInt64 = 0x0101_0101_0101_0101
   private static let highs: UInt64 = 0x8080_8080_8080_8080
 
-  /// True when a byte of `word` equals `byte`.
-  @inline(__always)
-  static func contains(_ word: UInt64, _ byte: UInt8) -> Bool {
-    matches(word, byte) != 0
-  }
-
-  /// True when a byte of `word` is below `limit` (at most 128).
-  @inline(__always)
-  static func containsBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
-    matchesBelow(word, limit) != 0
-  }
-
   /// The high bit set in each byte that may equal `byte`. The lowest set bit is exact (borrows
   /// only run upward), so `firstMatch` of an OR of masks finds the first byte sought.
   @inline(__always)
@@ -36,17 +24,5 @@ enum ByteWord {
   @inline(__always)
   static func firstMatch(_ mask: UInt64) -> Int {
     mask.trailingZeroBitCount >> 3
-  }
-
-  /// The high bit set in each byte that is 0x80 or above (exact).
-  @inline(__always)
-  static func matchesHigh(_ word: UInt64) -> UInt64 {
-    word & highs
-  }
-
-  /// True when a byte of `word` is 0x80 or above.
-  @inline(__always)
-  static func containsHigh(_ word: UInt64) -> Bool {
-    word & highs != 0
   }
 }

@@ -63,7 +63,7 @@ extension String {
     // field is trimmed).
     let untrimmed = utf8.withContiguousStorageIfAvailable { bytes in
       guard let first = bytes.first, let last = bytes.last else { return false }
-      return !Self.isSpaceByte(first) && !Self.isSpaceByte(last)
+      return !first.isXMLSpace && !last.isXMLSpace
     }
     if untrimmed == true { return self }
     let scalars = unicodeScalars
@@ -74,12 +74,4 @@ extension String {
     }
     return String(scalars[first...last])
   }
-
-  private static func isSpaceByte(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-  }
-}
-
-extension Unicode.Scalar {
-  var isXMLSpace: Bool { self == " " || self == "\n" || self == "\r" || self == "\t" }
 }

@@ -45,8 +45,7 @@ struct XMLMarkupTracker {
     case comment(inSubset: Bool, dashes: Int)
     /// Inside `<?`, remembering whether the byte before was `?`.
     case processingInstruction(inSubset: Bool, afterQuestionMark: Bool)
-    /// Inside `<![CDATA[`, counting the `]` just seen; -1 when the next byte is a Shift_JIS
-    /// trail byte, which may be `]` (0x5D) without being one.
+    /// Inside `<![CDATA[`, counting the `]` just seen.
     case cdata(brackets: Int)
     /// Inside `<!DOCTYPE` outside the internal subset; `quote` is the open quote or 0.
     case doctype(quote: UInt8)
@@ -66,14 +65,9 @@ struct XMLMarkupTracker {
   private(set) var declaredEntities = Set<[UInt8]>()
   private(set) var longestDeclaredName = 0
   private var entityNameBytes: [UInt8] = []
-  private let isShiftJIS: Bool
 
   /// Names longer than this are not remembered (a reference to one reads as unknown).
   static let longestRememberedName = 1024
-
-  init(isShiftJIS: Bool) {
-    self.isShiftJIS = isShiftJIS
-  }
 
   var isInText: Bool {
     if case .text = state { return true }
@@ -101,22 +95,19 @@ struct XMLMarkupTracker {
       // Eight bytes at a time to the next byte that may matter; line breaks and tabs, frequent
       // in HTML content, change no state and are stepped over here.
       while index < input.count {
-        if !isShiftJIS {
-          while index &+ 16 <= input.count {
-            let first = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let second = input.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
-            let stops =
-              ByteWord.matches(first, UInt8(ascii: "]")) | ByteWord.matchesBelow(first, 0x20)
-              | ByteWord.matches(second, UInt8(ascii: "]")) | ByteWord.matchesBelow(second, 0x20)
-            guard stops == 0 else { break }
-            index &+= 16
-          }
-          guard index < input.count else { break }
+        while index &+ 16 <= input.count {
+          let first = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          let second = input.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
+          let stops =
+            ByteWord.matches(first, UInt8(ascii: "]")) | ByteWord.matchesBelow(first, 0x20)
+            | ByteWord.matches(second, UInt8(ascii: "]")) | ByteWord.matchesBelow(second, 0x20)
+          guard stops == 0 else { break }
+          index &+= 16
         }
+        guard index < input.count else { break }
         if index + 8 <= input.count {
           let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-          var stops = ByteWord.matches(word, UInt8(ascii: "]")) | ByteWord.matchesBelow(word, 0x20)
-          if isShiftJIS { stops |= ByteWord.matchesHigh(word) }
+          let stops = ByteWord.matches(word, UInt8(ascii: "]")) | ByteWord.matchesBelow(word, 0x20)
           if stops == 0 {
             index += 8
             continue
@@ -124,12 +115,7 @@ struct XMLMarkupTracker {
           index += ByteWord.firstMatch(stops)
         }
         let byte = input[index]
-        if byte == UInt8(ascii: "]")
-          || (byte < 0x20 && byte != 0x0A && byte != 0x09 && byte != 0x0D)
-          || (isShiftJIS && Self.isShiftJISLeadByte(byte))
-        {
-          break
-        }
+        if byte == UInt8(ascii: "]") || (byte < 0x20 && !byte.isXMLSpace) { break }
         index += 1
       }
     default: break
@@ -172,14 +158,12 @@ struct XMLMarkupTracker {
           inSubset: inSubset, afterQuestionMark: byte == UInt8(ascii: "?"))
       }
     case .cdata(let brackets):
-      if brackets < 0 {
-        state = .cdata(brackets: 0)
-      } else if byte == UInt8(ascii: ">") && brackets == 2 {
+      if byte == UInt8(ascii: ">") && brackets == 2 {
         state = .text
       } else if byte == UInt8(ascii: "]") {
         state = .cdata(brackets: min(brackets + 1, 2))
       } else {
-        state = .cdata(brackets: isShiftJIS && Self.isShiftJISLeadByte(byte) ? -1 : 0)
+        state = .cdata(brackets: 0)
       }
     case .doctype(let quote):
       if quote != 0 {
@@ -198,7 +182,7 @@ struct XMLMarkupTracker {
         state = .subsetTagOpen
       }
     case .entityBeforeName:
-      if Self.isSpace(byte) { return true }
+      if byte.isXMLSpace { return true }
       if byte == UInt8(ascii: "%") {
         // `<!ENTITY % name …>` declares a parameter entity, which `&name;` cannot reference.
         state = .declaration(quote: 0)
@@ -208,7 +192,7 @@ struct XMLMarkupTracker {
       state = .entityName
       return false
     case .entityName:
-      if Self.isSpace(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+      if byte.isXMLSpace || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
         || byte == UInt8(ascii: ">")
       {
         rememberEntityName()
@@ -256,15 +240,5 @@ struct XMLMarkupTracker {
     }
     declaredEntities.insert(entityNameBytes)
     longestDeclaredName = max(longestDeclaredName, entityNameBytes.count)
-  }
-
-  private static func isSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-  }
-
-  /// Shift_JIS lead bytes (JIS X 0208 rows and the vendor extensions); the byte after one is
-  /// a trail byte in 0x40–0x7E or 0x80–0xFC.
-  static func isShiftJISLeadByte(_ byte: UInt8) -> Bool {
-    (0x81...0x9F).contains(byte) || (0xE0...0xFC).contains(byte)
   }
 }

@@ -18,10 +18,9 @@
 /// - A numeric reference to a character XML forbids is dropped when it names a C0 control (as
 ///   the raw byte would be) and becomes U+FFFD otherwise, as HTML reads it.
 ///
-/// It works on bytes, for ASCII-compatible encodings (UTF-8, ISO-8859-x, windows-125x,
-/// Shift_JIS, EUC-JP), where `&`, `<`, `;` and controls are never part of a multi-byte
-/// character. Shift_JIS trail bytes can be `]` (0x5D), so with `isShiftJIS` the end of a
-/// CDATA section is looked for only outside double-byte characters.
+/// It works on the UTF-8 that every document becomes first (`IconvTranscoder`, `UTF8Repair`),
+/// where `&`, `<`, `;`, `]` and controls are never part of a multi-byte character. (Reading
+/// Shift_JIS bytes here would need care: a trail byte can be `]`.)
 ///
 /// The output for any chunking of a document is byte-identical to the output for the whole:
 /// keywords are matched a byte at a time, and only a reference still open at the end of a
@@ -38,13 +37,7 @@ struct XMLRepairFilter {
   private var referenceScan = XMLReferenceSyntax.Scan()
 
   init() {
-    self.init(isShiftJIS: false)
-  }
-
-  /// - Parameter isShiftJIS: the document's bytes are Shift_JIS (or a superset such as
-  ///   windows-31j), whose trail bytes may be ASCII.
-  init(isShiftJIS: Bool) {
-    markup = XMLMarkupTracker(isShiftJIS: isShiftJIS)
+    markup = XMLMarkupTracker()
     pendingReference.reserveCapacity(64)
   }
 

@@ -37,7 +37,7 @@ struct EpilogScanner {
     case .between:
       if byte == UInt8(ascii: "<") {
         state = .markup
-      } else if !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
+      } else if !byte.isXMLSpace {
         sawJunk = true
       }
     case .markup:
