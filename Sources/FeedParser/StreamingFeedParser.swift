@@ -23,13 +23,14 @@ public final class StreamingFeedParser {
   private let builder: FeedDocumentBuilder
   private var parser: LibXMLPushParser?
   private var repairFilter = XMLRepairFilter()
-  /// For UTF-8 documents only: invalid sequences become U+FFFD before anything else.
-  private var utf8Repair: UTF8Repair?
-  /// For every other encoding: iconv to UTF-8, invalid sequences as U+FFFD.
+  /// Invalid sequences become U+FFFD before anything else (after iconv, for other encodings).
+  private var utf8Repair = UTF8Repair()
+  /// For every encoding but UTF-8: iconv to UTF-8, invalid sequences as U+FFFD.
   private var transcoder: IconvTranscoder?
   /// The DOCTYPE reaches libxml2 in one piece.
   private var doctypeGate = DoctypeGate()
-  private var filtered: [UInt8] = []
+  /// Off in tests only, to compare with libxml2 reading every CDATA section itself.
+  var handsCDATAToBuilder = true
   /// Bytes held until the encoding is decided; empty afterwards.
   private var prefix: [UInt8] = []
   private var decision: EncodingDecision?
@@ -58,9 +59,12 @@ public final class StreamingFeedParser {
 
   /// Bytes and open elements the parser holds: bounded however many items the document has.
   var retainedStateSize: Int {
-    prefix.count + filtered.count + builder.retainedStateSize + (parser?.unparsedByteCount ?? 0)
+    prefix.count + builder.retainedStateSize + bytesLibXMLHolds
       + doctypeGate.heldByteCount
   }
+
+  /// Bytes pushed to libxml2 that it has not parsed yet.
+  var bytesLibXMLHolds: Int { parser?.unparsedByteCount ?? 0 }
 
   /// The first error libxml2 reported, for diagnostics.
   var firstXMLError: String? { builder.firstError }
@@ -96,12 +100,9 @@ public final class StreamingFeedParser {
       start(decision)
     }
     if let parser, !parser.hasHalted || builder.isReadingEpilog, !builder.isStopped {
-      transcoder?.finish { filterAndPush($0) }
-      utf8Repair?.finish { filterAndPush($0) }
-      filtered.removeAll(keepingCapacity: true)
-      repairFilter.finish(into: &filtered)
-      filtered.withUnsafeBytes { gateAndPush($0) }
-      filtered.removeAll()
+      transcoder?.finish { repairAndFilter($0) }
+      utf8Repair.finish { filterAndPush($0) }
+      repairFilter.finish { route($0, $1) }
       doctypeGate.finish { deliver($0) }
       if !builder.isReadingEpilog {
         parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
@@ -111,7 +112,7 @@ public final class StreamingFeedParser {
     builder.finishDocument()
     let failure = outcome()
     let repaired =
-      repairFilter.repaired || (utf8Repair?.repaired ?? false)
+      repairFilter.repaired || utf8Repair.repaired
       || (transcoder?.repaired ?? false) || doctypeGate.sawMalformedMarkup
     let trustworthy = decision?.trustworthy ?? true
     parser = nil
@@ -168,7 +169,6 @@ public final class StreamingFeedParser {
     }
     parser = LibXMLPushParser(documentURL: documentURL, builder: builder)
     self.decision = decision
-    if decision.name == "utf-8" { utf8Repair = UTF8Repair() }
     let held = prefix
     prefix = []
     let skip = min(decision.skip, held.count)
@@ -180,20 +180,35 @@ public final class StreamingFeedParser {
       bytes.count > 0
     else { return }
     if let transcoder {
-      transcoder.process(bytes) { filterAndPush($0) }
-    } else if utf8Repair != nil {
-      utf8Repair!.process(bytes) { filterAndPush($0) }
+      transcoder.process(bytes) { repairAndFilter($0) }
     } else {
-      filterAndPush(bytes)
+      repairAndFilter(bytes)
     }
+  }
+
+  private func repairAndFilter(_ bytes: UnsafeRawBufferPointer) {
+    utf8Repair.process(bytes) { filterAndPush($0) }
   }
 
   private func filterAndPush(_ bytes: UnsafeRawBufferPointer) {
     guard parser != nil, bytes.count > 0 else { return }
-    filtered.removeAll(keepingCapacity: true)
-    repairFilter.process(bytes, into: &filtered)
-    filtered.withUnsafeBytes { gateAndPush($0) }
-    filtered.removeAll(keepingCapacity: filtered.capacity <= 1 << 20)
+    repairFilter.process(bytes) { route($0, $1) }
+  }
+
+  /// Markup goes on to libxml2. So does CDATA content, unless libxml2 is waiting inside the
+  /// section with every byte pushed so far parsed: then it would hand the bytes to the builder
+  /// as they are (the repairs upstream leave nothing in them it could reject), so they go
+  /// there directly, with no check of each character, no copy into libxml2's buffer, and no
+  /// 300-byte pieces (a huge section is not held whole until its `]]>` arrives).
+  private func route(_ bytes: UnsafeRawBufferPointer, _ piece: XMLRepairFilter.Piece) {
+    if piece == .cdataContent && handsCDATAToBuilder && doctypeGate.isOpen
+      && !builder.isReadingEpilog && !builder.isStopped
+      && parser?.isWaitingInsideCDATASection == true
+    {
+      builder.characters(bytes.assumingMemoryBound(to: UInt8.self))
+    } else {
+      gateAndPush(bytes)
+    }
   }
 
   private func gateAndPush(_ bytes: UnsafeRawBufferPointer) {

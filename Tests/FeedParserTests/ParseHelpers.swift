@@ -25,12 +25,14 @@ struct ParseOutcome: Equatable {
 /// Parses `bytes` fed in chunks of the given sizes (the rest in one last chunk).
 func parse(
   _ bytes: [UInt8], chunkSizes: [Int] = [], documentURL: String? = "http://example.com/feed",
-  charset: String? = nil, limits: StreamingFeedParser.Limits = .init()
+  charset: String? = nil, limits: StreamingFeedParser.Limits = .init(),
+  handsCDATAToBuilder: Bool = true
 ) -> ParseOutcome {
   var events: [FeedEvent] = []
   let parser = StreamingFeedParser(
     documentURL: documentURL, declaredCharset: charset, limits: limits
   ) { events.append($0) }
+  parser.handsCDATAToBuilder = handsCDATAToBuilder
   var offset = 0
   for size in chunkSizes where offset < bytes.count {
     let end = min(bytes.count, offset + size)

@@ -25,6 +25,8 @@ import Testing
     ([0xED, 0xA0, 0x80], "\u{FFFD}\u{FFFD}\u{FFFD}"),
     ([0xC0, 0xAF, 0x41], "\u{FFFD}\u{FFFD}A"),
     ([0x41, 0xF0, 0x9F, 0x98], "A\u{FFFD}"),
+    // The noncharacters U+FFFE and U+FFFF: valid UTF-8, but no XML characters.
+    ([0xEF, 0xBF, 0xBE, 0xEF, 0xBF, 0xBF, 0xEF, 0xBF, 0xBD], "\u{FFFD}\u{FFFD}\u{FFFD}"),
     ([0x41, 0xF0, 0x9F, 0x98, 0x80], "A😀"),
   ]
 
@@ -40,13 +42,14 @@ import Testing
   /// Random text made mostly of three-byte sequences (the scanner's fast path takes two at a
   /// time) with edge leads (E0, ED, F0, C2) and damaged bytes mixed in: the repair must agree
   /// with the standard library's decoder, which replaces maximal invalid subparts as Unicode
-  /// recommends, at any chunking.
+  /// recommends, at any chunking (and the two noncharacters XML forbids are replaced too).
   @Test func agreesWithTheStandardLibraryOnRandomCJKLikeText() {
     var generator = SeededGenerator(seed: 42)
     let pieces: [[UInt8]] = [
       [0xE6, 0x97, 0xA5], [0xE3, 0x81, 0x82], [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0x80],
       [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0x98, 0x80],
       [0xC2, 0xA9], [0x41], [0x0A], [0x80], [0xE6, 0x97], [0xE6], [0xFF], [0xF4, 0x90, 0x80, 0x80],
+      [0xEF, 0xBF, 0xBE], [0xEF, 0xBF, 0xBF], [0xEF, 0xBC, 0x88], [0xEF, 0xBF],
     ]
     for _ in 0..<400 {
       var bytes: [UInt8] = []
@@ -58,7 +61,10 @@ import Testing
           : Int.random(in: 0...1, using: &generator)
         bytes += pieces[index]
       }
-      let expected = Array(String(decoding: bytes, as: UTF8.self).utf8)
+      let decoded = String(decoding: bytes, as: UTF8.self).unicodeScalars.map {
+        $0 == "\u{FFFE}" || $0 == "\u{FFFF}" ? "\u{FFFD}" : $0
+      }
+      let expected = Array(String(String.UnicodeScalarView(decoded)).utf8)
       for chunk in [1, 5, 7, bytes.count + 1] {
         #expect(Self.repair(bytes, chunk: chunk).bytes == expected, "\(bytes)")
       }

@@ -4,19 +4,32 @@ import Testing
 
 @testable import FeedParser
 
-/// Runs the filter over `input` cut at `cuts` (offsets in increasing order).
+/// Runs the filter over `input` cut at `cuts` (offsets in increasing order). `output` is every
+/// piece in order; `cdata` is the CDATA content pieces alone, each section's ending in `|`.
 func runRepairFilter(_ input: [UInt8], cuts: [Int] = []) -> (
-  output: [UInt8], repaired: Bool
+  output: [UInt8], repaired: Bool, cdata: [UInt8]
 ) {
   var filter = XMLRepairFilter()
   var output: [UInt8] = []
+  var cdata: [UInt8] = []
+  var inContent = false
+  let collect = { (bytes: UnsafeRawBufferPointer, piece: XMLRepairFilter.Piece) in
+    output += bytes
+    if piece == .cdataContent {
+      cdata += bytes
+      inContent = true
+    } else if inContent {
+      cdata.append(UInt8(ascii: "|"))
+      inContent = false
+    }
+  }
   var start = 0
   for end in cuts + [input.count] {
-    input[start..<end].withUnsafeBytes { filter.process($0, into: &output) }
+    input[start..<end].withUnsafeBytes { filter.process($0, collect) }
     start = end
   }
-  filter.finish(into: &output)
-  return (output, filter.repaired)
+  filter.finish(collect)
+  return (output, filter.repaired, cdata)
 }
 
 private func runRepairFilter(_ text: String) -> (output: String, repaired: Bool) {
@@ -127,6 +140,22 @@ func leavesCleanDocument(input: String) {
   let result = runRepairFilter(input)
   #expect(result.output == input)
   #expect(!result.repaired)
+}
+
+/// The inside of each CDATA section comes out as content pieces, without its `]]>`; a `]` is
+/// held until the bytes after it show it does not begin the end.
+@Test(arguments: [
+  ("<t><![CDATA[a & b <x>]]></t>", "a & b <x>|"),
+  ("<t><![CDATA[]]]>x<![CDATA[]]></t>", "]|"),
+  ("<t><![CDATA[a]>b]] >&]]></t>", "a]>b]] >&|"),
+  ("<t><![CDATA[x]]]]>", "x]]|"),
+  ("<t><![CDATA[a\u{1}\n]", "a\n]"),
+  ("<t a='<![CDATA['>", "'>"),
+])
+func cdataContentIsItsOwnPiece(input: String, content: String) {
+  let bytes = Array(input.utf8)
+  #expect(runRepairFilter(bytes).cdata == Array(content.utf8))
+  #expect(runRepairFilter(bytes, cuts: Array(0..<bytes.count)).cdata == Array(content.utf8))
 }
 
 /// In Shift_JIS, ゾ is 0x83 0x5D: its trail byte is `]`, so `ゾ]>` is not the end of a CDATA

@@ -3,7 +3,9 @@
 /// depends on how the bytes were chunked; replacing them here makes the text the same however
 /// the document arrives, and never silent mojibake (`repaired` makes it not well-formed).
 /// Sequences are judged as RFC 3629 section 4 defines them; one cut by a chunk boundary is held
-/// back until the next chunk.
+/// back until the next chunk. U+FFFE and U+FFFF, valid UTF-8 but no XML characters (XML 1.0
+/// §2.2), count as invalid too: libxml2 stops at them, and CDATA content that bypasses libxml2
+/// (`StreamingFeedParser.route`) must read the same as content that does not.
 struct UTF8Repair {
   /// True once a byte was replaced.
   private(set) var repaired = false
@@ -116,7 +118,9 @@ struct UTF8Repair {
         guard word & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 else { break }
         let first = UInt8(truncatingIfNeeded: word)
         let second = UInt8(truncatingIfNeeded: word &>> 24)
-        guard first != 0xE0, first != 0xED, second != 0xE0, second != 0xED else { break }
+        guard first != 0xE0, first != 0xED, first != 0xEF, second != 0xE0, second != 0xED,
+          second != 0xEF
+        else { break }
         index += 6
       }
       guard index < count else { break }
@@ -125,9 +129,11 @@ struct UTF8Repair {
         index += 1
         continue
       }
-      // One three-byte sequence whose lead (E1–EC, EE–EF) allows any continuation bytes.
+      // One three-byte sequence whose lead (E1–EC, EE–EF) allows any continuation bytes, but
+      // for the two noncharacters.
       if lead >= 0xE1, lead != 0xED, lead <= 0xEF, index + 2 < count,
-        bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80
+        bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80,
+        lead != 0xEF || bytes[index + 1] != 0xBF || bytes[index + 2] < 0xBE
       {
         index += 3
         continue
@@ -152,6 +158,9 @@ struct UTF8Repair {
         if byte < min || byte > max {
           return Scan(validEnd: index, invalidAt: index, invalidLength: offset)
         }
+      }
+      if lead == 0xEF && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE {
+        return Scan(validEnd: index, invalidAt: index, invalidLength: 3)
       }
       index += length
     }

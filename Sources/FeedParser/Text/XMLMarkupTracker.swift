@@ -77,6 +77,15 @@ struct XMLMarkupTracker {
   /// Called for the `<` that text hands over.
   mutating func enterTag() { state = .tagOpen }
 
+  /// Inside a CDATA section, the `]` just seen (0 to 2); nil elsewhere.
+  var cdataBrackets: Int? {
+    if case .cdata(let brackets) = state { return brackets }
+    return nil
+  }
+
+  /// Inside a CDATA section: the `]` seen were content after all.
+  mutating func forgetCDATABrackets() { state = .cdata(brackets: 0) }
+
   /// The end of the run from `start` that can be copied without looking at each byte: the
   /// inside of comments, CDATA sections and processing instructions up to the next byte that
   /// could end them or that is a control. Returns `start` in every other state.

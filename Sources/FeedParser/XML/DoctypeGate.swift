@@ -70,7 +70,8 @@ struct DoctypeGate {
     held = []
   }
 
-  private var isOpen: Bool {
+  /// True once every byte goes straight through.
+  var isOpen: Bool {
     if case .open = state { return true }
     return false
   }

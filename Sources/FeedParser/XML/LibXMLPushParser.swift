@@ -81,6 +81,13 @@ final class LibXMLPushParser {
     return end - current
   }
 
+  /// True when libxml2 is inside a CDATA section and has parsed every byte pushed so far, so
+  /// the section's next bytes would reach the builder unchanged.
+  var isWaitingInsideCDATASection: Bool {
+    context.pointee.instate == XML_PARSER_CDATA_SECTION && context.pointee.disableSAX == 0
+      && unparsedByteCount == 0
+  }
+
   /// True once libxml2 will parse no more: it halted on a fatal error, or we stopped it.
   var hasHalted: Bool { context.pointee.instate == XML_PARSER_EOF }
 
