@@ -201,10 +201,10 @@ public final class StreamingFeedParser {
   /// there directly, with no check of each character, no copy into libxml2's buffer, and no
   /// 300-byte pieces (a huge section is not held whole until its `]]>` arrives).
   private func route(_ bytes: UnsafeRawBufferPointer, _ piece: XMLRepairFilter.Piece) {
-    if piece == .cdataContent && handsCDATAToBuilder && doctypeGate.isOpen
-      && !builder.isReadingEpilog && !builder.isStopped
-      && parser?.isWaitingInsideCDATASection == true
+    if piece == .cdataContent, handsCDATAToBuilder, doctypeGate.isOpen,
+      !builder.isReadingEpilog, !builder.isStopped, let parser, parser.isWaitingInsideCDATASection
     {
+      parser.skipped(bytes)
       builder.characters(bytes.assumingMemoryBound(to: UInt8.self))
     } else {
       gateAndPush(bytes)

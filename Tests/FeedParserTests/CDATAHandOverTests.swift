@@ -22,6 +22,8 @@ import Testing
     "<rss><channel><title><![CDATA[a\u{1}b\r\nc\r]]></title></channel></rss>",
     "<rss><channel><title><![CDATA[\u{FFFE}x\u{FFFF}]]></title></channel></rss>",
     "<rss><channel><title><![CDATA[a</title></channel></rss>",
+    // libxml2's message names the line of the open tag: lines inside the section count.
+    "<rss><channel><title><![CDATA[a\nb\n\nc]]></title>\n<item><b></item></channel></rss>",
     "<rss><channel><item><title><![CDATA[one]]></title></item><bad<![CDATA[two]]></channel></rss>",
     "<!DOCTYPE rss [<!ENTITY e 'E'>]><rss><channel><title>&e;<![CDATA[&e;]]></title></channel></rss>",
   ]

@@ -4,7 +4,8 @@
 //
 // Input: 8 bytes seed the chunking; the rest is the document. The same document is parsed whole
 // and in seeded random chunks; the two must hand over the same events and the same result, so
-// the fuzzer finds chunk-boundary bugs as well as crashes.
+// the fuzzer finds chunk-boundary bugs as well as crashes. The whole document is also parsed
+// with libxml2 reading every CDATA section itself, which must change nothing.
 
 #if canImport(Glibc)
   import Glibc
@@ -37,18 +38,26 @@ public func fuzzFeedParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     fputs("chunked: \(chunked.result) \(chunked.events)\n", stderr)
     preconditionFailure("the parse depends on the chunking")
   }
+  let libxmlReadsCDATA = parse(document, handsCDATAToBuilder: false) { _ in document.count }
+  if whole.events != libxmlReadsCDATA.events || whole.result != libxmlReadsCDATA.result {
+    fputs("handed over:  \(whole.result) \(whole.events)\n", stderr)
+    fputs("libxml2 read: \(libxmlReadsCDATA.result) \(libxmlReadsCDATA.events)\n", stderr)
+    preconditionFailure("handing CDATA content to the builder changed the parse")
+  }
 
   _ = FeedDateParser.parse(String(decoding: document.prefix(64), as: UTF8.self))
   return 0
 }
 
 private func parse(
-  _ document: UnsafeRawBufferPointer, chunkSize: (Int) -> Int
+  _ document: UnsafeRawBufferPointer, handsCDATAToBuilder: Bool = true,
+  chunkSize: (Int) -> Int
 ) -> (events: [FeedEvent], result: FeedParseResult) {
   var events: [FeedEvent] = []
   let parser = StreamingFeedParser(
     documentURL: "http://example.com/feeds/a.xml", declaredCharset: nil
   ) { events.append($0) }
+  parser.handsCDATAToBuilder = handsCDATAToBuilder
   var offset = 0
   while offset < document.count {
     let count = min(chunkSize(document.count - offset), document.count - offset)

@@ -1,5 +1,9 @@
 import CLibXML2
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The one door to libxml2's SAX2 push parser: it owns the parser context, forwards the SAX
 /// callbacks to a `FeedDocumentBuilder`, and keeps every C pointer out of the rest of the module.
 ///
@@ -86,6 +90,25 @@ final class LibXMLPushParser {
   var isWaitingInsideCDATASection: Bool {
     context.pointee.instate == XML_PARSER_CDATA_SECTION && context.pointee.disableSAX == 0
       && unparsedByteCount == 0
+  }
+
+  /// Counts the lines of CDATA content that went to the builder without libxml2, as libxml2
+  /// would have, so that the line numbers in its later messages stay true.
+  func skipped(_ content: UnsafeRawBufferPointer) {
+    guard let input = context.pointee.input, let base = content.baseAddress else { return }
+    var position = base
+    let end = base + content.count
+    var lineStart: UnsafeRawPointer?
+    while position < end, let newline = memchr(position, 0x0A, end - position) {
+      input.pointee.line += 1
+      position = UnsafeRawPointer(newline) + 1
+      lineStart = position
+    }
+    if let lineStart {
+      input.pointee.col = Int32(truncatingIfNeeded: end - lineStart + 1)
+    } else {
+      input.pointee.col &+= Int32(truncatingIfNeeded: content.count)
+    }
   }
 
   /// True once libxml2 will parse no more: it halted on a fatal error, or we stopped it.
