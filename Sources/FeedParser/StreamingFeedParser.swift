@@ -2,10 +2,11 @@
 /// channel and then each item the moment its end tag is parsed. Not thread-safe: one document,
 /// one thread.
 ///
-/// Pipeline: the first bytes are held until `EncodingSniffer` has decided the encoding (BOM,
-/// UTF-16/32 pattern, HTTP charset and XML declaration); then every chunk becomes clean UTF-8
-/// (`IconvTranscoder` for other encodings, `UTF8Repair` for UTF-8), goes through
-/// `XMLRepairFilter` and `DoctypeGate` into libxml2's SAX2 push parser, whose events
+/// Pipeline: `XMLInputPreparer` holds the first bytes until `EncodingSniffer` has decided the
+/// encoding (BOM, UTF-16/32 pattern, HTTP charset and XML declaration); then every chunk
+/// becomes clean UTF-8 (`IconvTranscoder` for other encodings, `UTF8Repair`) and goes through
+/// `XMLRepairFilter`; from here on, its pieces go through `DoctypeGate` into libxml2's SAX2
+/// push parser (CDATA content straight to the builder, see `route`), whose events
 /// `FeedDocumentBuilder` turns into `FeedEvent`s; after the root element, `EpilogScanner`
 /// reads the rest. Each step carries a cut-off sequence to the next chunk, so the outcome does
 /// not depend on how the document was split.
@@ -19,21 +20,16 @@ public final class StreamingFeedParser {
   }
 
   private let documentURL: String?
-  private let declaredCharset: String?
   private let builder: FeedDocumentBuilder
+  private let preparer: XMLInputPreparer
+  /// Set when the preparer runs a chunk ahead on a thread of its own.
+  private let ahead: PreparationAhead?
   private var parser: LibXMLPushParser?
-  private var repairFilter = XMLRepairFilter()
-  /// Invalid sequences become U+FFFD before anything else (after iconv, for other encodings).
-  private var utf8Repair = UTF8Repair()
-  /// For every encoding but UTF-8: iconv to UTF-8, invalid sequences as U+FFFD.
-  private var transcoder: IconvTranscoder?
+  private var parserStarted = false
   /// The DOCTYPE reaches libxml2 in one piece.
   private var doctypeGate = DoctypeGate()
   /// Off in tests only, to compare with libxml2 reading every CDATA section itself.
   var handsCDATAToBuilder = true
-  /// Bytes held until the encoding is decided; empty afterwards.
-  private var prefix: [UInt8] = []
-  private var decision: EncodingDecision?
   private var byteCount = 0
   private var firstSignificantByte: UInt8?
   private var finished = false
@@ -41,14 +37,19 @@ public final class StreamingFeedParser {
   /// - Parameters:
   ///   - documentURL: the URL relative links resolve against (after `xml:base`), if known.
   ///   - declaredCharset: the `charset` of an HTTP `Content-Type`, if any.
+  ///   - preparesAhead: convert and repair each chunk on a thread of its own while the one
+  ///     before it is parsed. Events then come a chunk later (still from `parse` and `finish`
+  ///     on the caller's thread), so it suits large documents read whole, such as files, and
+  ///     not a transfer whose items should appear as their bytes arrive.
   ///   - onEvent: called synchronously from `parse` and `finish`.
   public init(
     documentURL: String?, declaredCharset: String? = nil, limits: Limits = Limits(),
-    onEvent: @escaping (FeedEvent) -> Void
+    preparesAhead: Bool = false, onEvent: @escaping (FeedEvent) -> Void
   ) {
     self.documentURL = documentURL
-    self.declaredCharset = declaredCharset
     builder = FeedDocumentBuilder(documentURL: documentURL, limits: limits, emit: onEvent)
+    preparer = XMLInputPreparer(declaredCharset: declaredCharset)
+    ahead = preparesAhead ? PreparationAhead(preparer: preparer) : nil
   }
 
   /// True once the parse has stopped for good; further chunks are ignored.
@@ -59,7 +60,7 @@ public final class StreamingFeedParser {
 
   /// Bytes and open elements the parser holds: bounded however many items the document has.
   var retainedStateSize: Int {
-    prefix.count + builder.retainedStateSize + bytesLibXMLHolds
+    preparer.heldByteCount + builder.retainedStateSize + bytesLibXMLHolds
       + doctypeGate.heldByteCount
   }
 
@@ -77,32 +78,32 @@ public final class StreamingFeedParser {
       firstSignificantByte = byte
     }
     guard !isStopped, chunk.count > 0 else { return }
-    if parser != nil {
-      push(chunk)
-      return
+    if let ahead {
+      ahead.submit(chunk) { route($0, $1) }
+    } else {
+      preparer.prepare(chunk) { route($0, $1) }
     }
-    prefix.append(contentsOf: chunk)
-    guard
-      let decision = EncodingSniffer.decide(
-        prefix, declaredCharset: declaredCharset, isFinal: false)
-    else { return }
-    start(decision)
+  }
+
+  /// Hands over what the chunks given so far complete, without waiting for the next: a no-op
+  /// unless the parser prepares ahead. Call before waiting a long while for more bytes.
+  public func catchUp() {
+    ahead?.catchUp { route($0, $1) }
   }
 
   /// Ends the document: flushes what is pending, hands over the channel if no item did, and
   /// says how the document ended. Call once.
   public func finish() -> FeedParseResult {
     defer { finished = true }
-    if parser == nil && decision == nil && !prefix.isEmpty {
-      let decision =
-        EncodingSniffer.decide(prefix, declaredCharset: declaredCharset, isFinal: true)
-        ?? EncodingDecision(name: "utf-8", skip: 0)
-      start(decision)
+    if let ahead {
+      ahead.finish { route($0, $1) }
+    } else {
+      preparer.finish { route($0, $1) }
     }
+    // A document whose encoding was decided reaches libxml2 even if no piece came of it (it
+    // says the document is empty).
+    if preparer.decision != nil { startParser() }
     if let parser, !parser.hasHalted || builder.isReadingEpilog, !builder.isStopped {
-      transcoder?.finish { repairAndFilter($0) }
-      utf8Repair.finish { filterAndPush($0) }
-      repairFilter.finish { route($0, $1) }
       doctypeGate.finish { deliver($0) }
       if !builder.isReadingEpilog {
         parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
@@ -111,13 +112,12 @@ public final class StreamingFeedParser {
     builder.finishEpilog()
     builder.finishDocument()
     let failure = outcome()
-    let repaired =
-      repairFilter.repaired || utf8Repair.repaired
-      || (transcoder?.repaired ?? false) || doctypeGate.sawMalformedMarkup
-    let trustworthy = decision?.trustworthy ?? true
+    let repaired = preparer.repaired || doctypeGate.sawMalformedMarkup
+    let decision = preparer.decision
     parser = nil
     return FeedParseResult(
-      wellformed: failure == nil && builder.wellformed && !repaired && trustworthy,
+      wellformed: failure == nil && builder.wellformed && !repaired
+        && (decision?.trustworthy ?? true),
       encoding: decision?.name, failure: failure)
   }
 
@@ -154,45 +154,10 @@ public final class StreamingFeedParser {
     }
   }
 
-  private func start(_ decision: EncodingDecision) {
-    var decision = decision
-    let decoder = CharsetNames.decoder(for: decision.name)
-    if decision.name != "utf-8" {
-      transcoder =
-        IconvTranscoder(from: decoder)
-        ?? IconvTranscoder(from: String(decoder.map { $0 == "_" ? "-" : $0 }))
-    }
-    if decision.name != "utf-8" && transcoder == nil {
-      // An encoding iconv does not know: read the bytes as UTF-8, not well-formed. (libxml2's
-      // own converters would read a chunk with a bad byte differently by chunking.)
-      decision = EncodingDecision(name: "utf-8", skip: decision.skip, trustworthy: false)
-    }
+  private func startParser() {
+    guard !parserStarted else { return }
+    parserStarted = true
     parser = LibXMLPushParser(documentURL: documentURL, builder: builder)
-    self.decision = decision
-    let held = prefix
-    prefix = []
-    let skip = min(decision.skip, held.count)
-    held[skip...].withUnsafeBytes { push($0) }
-  }
-
-  private func push(_ bytes: UnsafeRawBufferPointer) {
-    guard let parser, !parser.hasHalted || builder.isReadingEpilog, !builder.isStopped,
-      bytes.count > 0
-    else { return }
-    if let transcoder {
-      transcoder.process(bytes) { repairAndFilter($0) }
-    } else {
-      repairAndFilter(bytes)
-    }
-  }
-
-  private func repairAndFilter(_ bytes: UnsafeRawBufferPointer) {
-    utf8Repair.process(bytes) { filterAndPush($0) }
-  }
-
-  private func filterAndPush(_ bytes: UnsafeRawBufferPointer) {
-    guard parser != nil, bytes.count > 0 else { return }
-    repairFilter.process(bytes) { route($0, $1) }
   }
 
   /// Markup goes on to libxml2. So does CDATA content, unless libxml2 is waiting inside the
@@ -201,6 +166,7 @@ public final class StreamingFeedParser {
   /// there directly, with no check of each character, no copy into libxml2's buffer, and no
   /// 300-byte pieces (a huge section is not held whole until its `]]>` arrives).
   private func route(_ bytes: UnsafeRawBufferPointer, _ piece: XMLRepairFilter.Piece) {
+    startParser()
     if piece == .cdataContent, handsCDATAToBuilder, doctypeGate.isOpen,
       !builder.isReadingEpilog, !builder.isStopped, let parser, parser.isWaitingInsideCDATASection
     {

@@ -26,11 +26,12 @@ struct ParseOutcome: Equatable {
 func parse(
   _ bytes: [UInt8], chunkSizes: [Int] = [], documentURL: String? = "http://example.com/feed",
   charset: String? = nil, limits: StreamingFeedParser.Limits = .init(),
-  handsCDATAToBuilder: Bool = true
+  handsCDATAToBuilder: Bool = true, preparesAhead: Bool = false
 ) -> ParseOutcome {
   var events: [FeedEvent] = []
   let parser = StreamingFeedParser(
-    documentURL: documentURL, declaredCharset: charset, limits: limits
+    documentURL: documentURL, declaredCharset: charset, limits: limits,
+    preparesAhead: preparesAhead
   ) { events.append($0) }
   parser.handsCDATAToBuilder = handsCDATAToBuilder
   var offset = 0

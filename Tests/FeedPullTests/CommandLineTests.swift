@@ -77,6 +77,32 @@ import Testing
     #expect(fromStdin.records.count == 4)
   }
 
+  /// A feed arriving on a pipe: each item is written as soon as its bytes have come, while
+  /// the rest has not (parsing a chunk ahead must not hold it back).
+  @Test func standardInputItemsAreWrittenBeforeTheInputEnds() throws {
+    let process = Process()
+    process.executableURL = FeedpullProcess.binary
+    process.arguments = ["--format", "jsonl", "-"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let watcher = OutputWatcher(output.fileHandleForReading)
+    input.fileHandleForWriting.write(
+      Data("<rss version='2.0'><channel><title>T</title><item><title>First</title></item>".utf8))
+    #expect(watcher.firstItem.wait(timeout: 30))
+    #expect(!watcher.text.contains("\"end\""))
+    input.fileHandleForWriting.write(
+      Data("<item><title>Second</title></item></channel></rss>".utf8))
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    watcher.finished.wait()
+    #expect(process.terminationStatus == 0)
+    #expect(watcher.text.components(separatedBy: "\"type\":\"item\"").count == 3)
+  }
+
   @Test func failuresExitOneAndKeepTheOtherSources() throws {
     let file = try Self.temporaryFile("feed.xml", Self.feed)
     defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
@@ -134,4 +160,28 @@ import Testing
     #expect(lines.first?.hasPrefix("Loopback") == true)
     #expect(lines[1].contains("First") && lines[1].hasSuffix("http://example.com/1"))
   }
+}
+
+/// Reads a child's stdout as it comes, and signals the first item record.
+private final class OutputWatcher: @unchecked Sendable {
+  let firstItem = EventLatch()
+  let finished = DispatchSemaphore(value: 0)
+  private let lock = NSLock()
+  private var data = Data()
+
+  init(_ handle: FileHandle) {
+    Thread {
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        self.lock.withLock { self.data.append(chunk) }
+        if self.text.contains("\"type\":\"item\"") && self.firstItem.value == 0 {
+          self.firstItem.signal()
+        }
+      }
+      self.finished.signal()
+    }.start()
+  }
+
+  var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

@@ -33,12 +33,15 @@ final class DocumentPull {
   /// Fields known before the body (status, headers, final URL) go into the end record here.
   func update(_ body: (inout EndRecord) -> Void) { body(&end) }
 
-  /// Starts the document: from here on, chunks are parsed.
-  func begin(documentURL: String?, charset: String?) {
+  /// Starts the document: from here on, chunks are parsed. `preparesAhead`: see
+  /// `StreamingFeedParser.init`.
+  func begin(documentURL: String?, charset: String?, preparesAhead: Bool = false) {
     end.url = documentURL
     let source = source
     let sink = sink
-    parser = StreamingFeedParser(documentURL: documentURL, declaredCharset: charset) {
+    parser = StreamingFeedParser(
+      documentURL: documentURL, declaredCharset: charset, preparesAhead: preparesAhead
+    ) {
       [unowned self] event in
       switch event {
       case .channel(let channel):
@@ -67,6 +70,12 @@ final class DocumentPull {
     parser?.parse(chunk)
     sink.flush()
     return withinLimit
+  }
+
+  /// Writes out the records of every chunk consumed so far, before the source waits for more.
+  func catchUp() {
+    parser?.catchUp()
+    sink.flush()
   }
 
   /// Ends the source: finishes the parse (if a body was parsed) and writes the `end` record.
