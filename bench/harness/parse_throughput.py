@@ -131,6 +131,10 @@ def run(ctx):
                     if items[tool.name] != expected or exit_note(runs):
                         target = "≥ %.1f× C: %s (printed %d items of %d)" % (
                             TARGET_RATIO, verdict(False), items[tool.name], expected)
+                    elif results.get("sfeed"):
+                        # issue 5: "Be faster than sfeed" (median against median, same run).
+                        sfeed = Stats(m.wall for m in results["sfeed"]).median
+                        target += "; faster than sfeed: %s" % verdict(seconds.median < sfeed)
                 rows.append([label, tool.name + exit_note(runs), throughput.format(1),
                              seconds.format(3), "%.2f×" % ratio, str(items[tool.name]), target])
     same = []
