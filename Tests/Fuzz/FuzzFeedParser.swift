@@ -3,8 +3,9 @@
 // FeedParser's sources (one module), since `swift build -sanitize=fuzzer` does not link on Linux.
 //
 // Input: 8 bytes seed the chunking; the rest is the document. The same document is parsed whole
-// and in seeded random chunks; the two must hand over the same events and the same result, so
-// the fuzzer finds chunk-boundary bugs as well as crashes. The whole document is also parsed
+// and in seeded random chunks (prepared ahead on a queue of their own, as files are); the two
+// must hand over the same events and the same result, so the fuzzer finds chunk-boundary and
+// hand-over bugs as well as crashes. The whole document is also parsed
 // with libxml2 reading every CDATA section itself, which must change nothing.
 
 #if canImport(Glibc)
@@ -19,7 +20,8 @@ public func fuzzFeedParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let document = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[8...])
 
   let whole = parse(document) { _ in document.count }
-  let chunked = parse(document) { remaining in
+  // The chunked parse prepares ahead on its own queue, as files do, which must change nothing.
+  let chunked = parse(document, preparesAhead: true) { remaining in
     seed ^= seed << 13
     seed ^= seed >> 7
     seed ^= seed << 17
@@ -51,11 +53,12 @@ public func fuzzFeedParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
 private func parse(
   _ document: UnsafeRawBufferPointer, handsCDATAToBuilder: Bool = true,
-  chunkSize: (Int) -> Int
+  preparesAhead: Bool = false, chunkSize: (Int) -> Int
 ) -> (events: [FeedEvent], result: FeedParseResult) {
   var events: [FeedEvent] = []
   let parser = StreamingFeedParser(
-    documentURL: "http://example.com/feeds/a.xml", declaredCharset: nil
+    documentURL: "http://example.com/feeds/a.xml", declaredCharset: nil,
+    preparesAhead: preparesAhead
   ) { events.append($0) }
   parser.handsCDATAToBuilder = handsCDATAToBuilder
   var offset = 0
