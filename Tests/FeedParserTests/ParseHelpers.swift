@@ -62,6 +62,23 @@ func fixture(_ path: String) throws -> [UInt8] {
   Array(try Data(contentsOf: RepositoryPaths.fixtures.appendingPathComponent(path)))
 }
 
+/// Every document the tests have: the fixtures, the fuzzer's finds and the sample feeds, each
+/// with a name for messages.
+func everyTestDocument() throws -> [(name: String, bytes: [UInt8])] {
+  var documents: [(name: String, bytes: [UInt8])] = []
+  for path in fixturePaths() { documents.append((path, try fixture(path))) }
+  for (folder, suffix) in [
+    (RepositoryPaths.fixtures.appendingPathComponent("fuzz-finds"), ".bin"),
+    (RepositoryPaths.feeds, ".xml"),
+  ] {
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    where name.hasSuffix(suffix) {
+      documents.append((name, Array(try Data(contentsOf: folder.appendingPathComponent(name)))))
+    }
+  }
+  return documents
+}
+
 /// A fixture parsed whole, with the document URL a file would have.
 func parseFixture(_ path: String, chunkSizes: [Int] = []) throws -> ParseOutcome {
   parse(

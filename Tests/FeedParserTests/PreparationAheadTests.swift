@@ -8,18 +8,7 @@ import Testing
 /// the parse. Only the timing may change: every document gives the same events and result.
 @Suite struct PreparationAheadTests {
   @Test func sameEventsAsPreparingOnTheCallersThread() throws {
-    var documents: [(String, [UInt8])] = []
-    for path in fixturePaths() { documents.append((path, try fixture(path))) }
-    let finds = RepositoryPaths.fixtures.appendingPathComponent("fuzz-finds")
-    for name in try FileManager.default.contentsOfDirectory(atPath: finds.path).sorted()
-    where name.hasSuffix(".bin") {
-      documents.append((name, Array(try Data(contentsOf: finds.appendingPathComponent(name)))))
-    }
-    let feeds = RepositoryPaths.feeds
-    for name in try FileManager.default.contentsOfDirectory(atPath: feeds.path).sorted()
-    where name.hasSuffix(".xml") {
-      documents.append((name, Array(try Data(contentsOf: feeds.appendingPathComponent(name)))))
-    }
+    let documents = try everyTestDocument()
     #expect(documents.count > 60)
     var generator = SeededGenerator(seed: 0xA4EAD)
     for (name, bytes) in documents {
