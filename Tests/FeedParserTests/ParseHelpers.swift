@@ -26,14 +26,14 @@ struct ParseOutcome: Equatable {
 func parse(
   _ bytes: [UInt8], chunkSizes: [Int] = [], documentURL: String? = "http://example.com/feed",
   charset: String? = nil, limits: StreamingFeedParser.Limits = .init(),
-  handsCDATAToBuilder: Bool = true, preparesAhead: Bool = false
+  handsTextToBuilder: Bool = true, preparesAhead: Bool = false
 ) -> ParseOutcome {
   var events: [FeedEvent] = []
   let parser = StreamingFeedParser(
     documentURL: documentURL, declaredCharset: charset, limits: limits,
     preparesAhead: preparesAhead
   ) { events.append($0) }
-  parser.handsCDATAToBuilder = handsCDATAToBuilder
+  parser.handsTextToBuilder = handsTextToBuilder
   var offset = 0
   for size in chunkSizes where offset < bytes.count {
     let end = min(bytes.count, offset + size)

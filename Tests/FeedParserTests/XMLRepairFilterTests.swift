@@ -158,6 +158,30 @@ func cdataContentIsItsOwnPiece(input: String, content: String) {
   #expect(runRepairFilter(bytes, cuts: Array(0..<bytes.count)).cdata == Array(content.utf8))
 }
 
+/// Long plain runs of character data come out as pieces of their own; short ones, and those
+/// libxml2 must read itself (a CR, `]]>`, a declared entity), stay in the markup.
+@Test func longPlainCharacterDataIsItsOwnPiece() {
+  let long = String(repeating: "x", count: 70)
+  func pieces(_ text: String) -> [String] {
+    var filter = XMLRepairFilter()
+    var found: [String] = []
+    let collect = { (bytes: UnsafeRawBufferPointer, piece: XMLRepairFilter.Piece) in
+      if piece == .characterData { found.append(String(decoding: bytes, as: UTF8.self)) }
+    }
+    Array(text.utf8).withUnsafeBytes { filter.process($0, collect) }
+    filter.finish(collect)
+    return found
+  }
+  #expect(pieces("<t>\(long)</t>") == [long])
+  #expect(pieces("<t a='1'>\(long) &lt;&#233;&quot;</t>") == [long + " &lt;&#233;&quot;"])
+  #expect(pieces("<t>\(long)&nbsp;</t>") == [long + "&#160;"])
+  #expect(pieces("<t>short</t>").isEmpty)
+  #expect(pieces("<t>\(long)\r\n</t>").isEmpty)
+  #expect(pieces("<t>\(long)]]></t>").isEmpty)
+  #expect(pieces("<!DOCTYPE t [<!ENTITY e 'E'>]><t>\(long)&e;</t>").isEmpty)
+  #expect(pieces("<t>\(long)").isEmpty)
+}
+
 /// In Shift_JIS, ゾ is 0x83 0x5D: its trail byte is `]`, so `ゾ]>` is not the end of a CDATA
 /// section, and the `&` after it is still CDATA. The document is transcoded to UTF-8 before the
 /// filter reads it, which is what keeps the trail byte from counting; checked end to end.

@@ -40,7 +40,7 @@ public func fuzzFeedParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     fputs("chunked: \(chunked.result) \(chunked.events)\n", stderr)
     preconditionFailure("the parse depends on the chunking")
   }
-  let libxmlReadsCDATA = parse(document, handsCDATAToBuilder: false) { _ in document.count }
+  let libxmlReadsCDATA = parse(document, handsTextToBuilder: false) { _ in document.count }
   if whole.events != libxmlReadsCDATA.events || whole.result != libxmlReadsCDATA.result {
     fputs("handed over:  \(whole.result) \(whole.events)\n", stderr)
     fputs("libxml2 read: \(libxmlReadsCDATA.result) \(libxmlReadsCDATA.events)\n", stderr)
@@ -52,7 +52,7 @@ public func fuzzFeedParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 private func parse(
-  _ document: UnsafeRawBufferPointer, handsCDATAToBuilder: Bool = true,
+  _ document: UnsafeRawBufferPointer, handsTextToBuilder: Bool = true,
   preparesAhead: Bool = false, chunkSize: (Int) -> Int
 ) -> (events: [FeedEvent], result: FeedParseResult) {
   var events: [FeedEvent] = []
@@ -60,7 +60,7 @@ private func parse(
     documentURL: "http://example.com/feeds/a.xml", declaredCharset: nil,
     preparesAhead: preparesAhead
   ) { events.append($0) }
-  parser.handsCDATAToBuilder = handsCDATAToBuilder
+  parser.handsTextToBuilder = handsTextToBuilder
   var offset = 0
   while offset < document.count {
     let count = min(chunkSize(document.count - offset), document.count - offset)

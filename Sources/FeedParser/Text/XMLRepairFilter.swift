@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A streaming byte filter in front of libxml2 that keeps real feeds out of libxml2's recovery
 /// mode. libxml2 2.9.14, once it has seen one well-formedness error, silently drops every
 /// entity reference that follows (even `&amp;`), and a C0 control byte makes it lose the
@@ -38,7 +42,14 @@ struct XMLRepairFilter {
     case markup
     /// Bytes inside a CDATA section: text as it is.
     case cdataContent
+    /// Character data between a `>` and the `<` after it that is `PlainCharacterData`: if
+    /// libxml2 reads it in element content, it hands the builder exactly its decoded text.
+    case characterData
   }
+
+  /// Runs of character data shorter than this stay in the markup: handing one over splits the
+  /// bytes pushed to libxml2, which costs more than libxml2 spends on a few bytes.
+  static let shortestCharacterData = 64
 
   /// True once the filter changed a byte: the document was not well-formed as sent.
   private(set) var repaired = false
@@ -231,8 +242,41 @@ struct XMLRepairFilter {
 
   private mutating func flushMarkup(_ emit: (UnsafeRawBufferPointer, Piece) -> Void) {
     guard !output.isEmpty else { return }
-    output.withUnsafeBytes { emit($0, .markup) }
+    output.withUnsafeBytes { Self.emitMarkup($0, emit) }
     output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+  }
+
+  /// Hands on markup, with each long plain run between a `>` and the next `<` as a piece of
+  /// its own. Where such a run really is (element content, a comment, an attribute value) the
+  /// filter does not know; `StreamingFeedParser` hands it over only when libxml2 has parsed
+  /// every byte before it and is reading element content.
+  private static func emitMarkup(
+    _ bytes: UnsafeRawBufferPointer, _ emit: (UnsafeRawBufferPointer, Piece) -> Void
+  ) {
+    guard let base = bytes.baseAddress else { return }
+    var pieceStart = 0
+    var searchFrom = 0
+    while searchFrom < bytes.count,
+      let found = memchr(base + searchFrom, Int32(UInt8(ascii: "<")), bytes.count - searchFrom)
+    {
+      let lessThan = UnsafeRawPointer(found) - base
+      defer { searchFrom = lessThan + 1 }
+      guard lessThan - searchFrom >= shortestCharacterData else { continue }
+      var greaterThan = lessThan - 1
+      while greaterThan >= searchFrom && bytes[greaterThan] != UInt8(ascii: ">") {
+        greaterThan -= 1
+      }
+      guard greaterThan >= searchFrom else { continue }
+      let textStart = greaterThan + 1
+      let text = UnsafeRawBufferPointer(rebasing: bytes[textStart..<lessThan])
+      guard text.count >= shortestCharacterData, PlainCharacterData.isPlain(text) else { continue }
+      emit(UnsafeRawBufferPointer(rebasing: bytes[pieceStart..<textStart]), .markup)
+      emit(text, .characterData)
+      pieceStart = lessThan
+    }
+    if pieceStart < bytes.count {
+      emit(UnsafeRawBufferPointer(rebasing: bytes[pieceStart...]), .markup)
+    }
   }
 
   // MARK: - References

@@ -85,15 +85,16 @@ final class LibXMLPushParser {
     return end - current
   }
 
-  /// True when libxml2 is inside a CDATA section and has parsed every byte pushed so far, so
-  /// the section's next bytes would reach the builder unchanged.
-  var isWaitingInsideCDATASection: Bool {
-    context.pointee.instate == XML_PARSER_CDATA_SECTION && context.pointee.disableSAX == 0
-      && unparsedByteCount == 0
+  /// True when libxml2 has parsed every byte pushed so far and is reading element content
+  /// (with `inCDATASection`, the inside of a CDATA section): the text that comes next would
+  /// reach the builder as it is (character data: decoded).
+  func isWaiting(inCDATASection: Bool) -> Bool {
+    context.pointee.instate == (inCDATASection ? XML_PARSER_CDATA_SECTION : XML_PARSER_CONTENT)
+      && context.pointee.disableSAX == 0 && unparsedByteCount == 0
   }
 
-  /// Counts the lines of CDATA content that went to the builder without libxml2, as libxml2
-  /// would have, so that the line numbers in its later messages stay true.
+  /// Counts the lines of text that went to the builder without libxml2, as libxml2 would have,
+  /// so that the line numbers in its later messages stay true.
   func skipped(_ content: UnsafeRawBufferPointer) {
     guard let input = context.pointee.input, let base = content.baseAddress else { return }
     var position = base

@@ -4,12 +4,15 @@ import Testing
 
 @testable import FeedParser
 
-/// CDATA content goes to the builder directly whenever libxml2 is waiting inside the section
-/// (`StreamingFeedParser.route`). That must change nothing: every document gives the same
-/// events and result, in any chunking, as when libxml2 reads each section itself.
-@Suite struct CDATAHandOverTests {
+/// CDATA content and long plain character data go to the builder directly whenever libxml2 is
+/// waiting where they belong (`StreamingFeedParser.route`). That must change nothing: every
+/// document gives the same events and result, in any chunking, as when libxml2 reads all text
+/// itself.
+@Suite struct TextHandOverTests {
   /// Sections where libxml2 reads them, where it does not (prolog, attribute values, after
   /// the root), cut off, empty, with brackets, controls, noncharacters and CR at chunk ends.
+  static let long = String(repeating: "long text 日本語 ", count: 8)
+
   static let documents: [String] = [
     "<rss><channel><item><description><![CDATA[<p>a & b</p>]]></description></item></channel></rss>",
     "<rss><channel><item><description>\n  <![CDATA[x]]]]>\n</description></item></channel></rss>",
@@ -26,9 +29,23 @@ import Testing
     "<rss><channel><title><![CDATA[a\nb\n\nc]]></title>\n<item><b></item></channel></rss>",
     "<rss><channel><item><title><![CDATA[one]]></title></item><bad<![CDATA[two]]></channel></rss>",
     "<!DOCTYPE rss [<!ENTITY e 'E'>]><rss><channel><title>&e;<![CDATA[&e;]]></title></channel></rss>",
+    // Character data long enough to be handed over, with what keeps it from being.
+    "<rss><channel><description>\(Self.long) &lt;p&gt; &amp; &quot;&apos; &#233;&#x1F600; \(Self.long)</description></channel></rss>",
+    "<rss><channel><description>\(Self.long)\r\n\(Self.long)</description></channel></rss>",
+    "<rss><channel><description>\(Self.long) ]]> \(Self.long)</description></channel></rss>",
+    "<rss><channel><description>\(Self.long) ]]&gt; ]] > \(Self.long)</description></channel></rss>",
+    "<!DOCTYPE rss [<!ENTITY e 'E'>]><rss><channel><title>\(Self.long)&e;\(Self.long)</title></channel></rss>",
+    "<rss><channel><title>\(Self.long) &nbsp; AT&T &bogus; \(Self.long)</title></channel></rss>",
+    "\(Self.long)<rss><channel><title>t</title></channel></rss>\(Self.long)",
+    "<rss><channel><title>t</title></channel></rss>\n<!-- > \(Self.long) --> \(Self.long) &#32; \(Self.long)",
+    "<rss><channel><title a='x>\(Self.long)'>\(Self.long)</title><!-- x>\(Self.long)<y> --></channel></rss>",
+    "<rss><channel><item><title>\(Self.long)</title>\n<bad<x>\(Self.long)</item></channel></rss>",
+    "<rss><channel><title>\(Self.long)</title>\n\(Self.long)\n<item><b>\(Self.long)</item></channel></rss>",
+    "<rss><channel><item><description><p>\(Self.long)</p><br>\(Self.long)</description></item></channel></rss>",
+    "<rss><channel><title>\(Self.long)",
   ]
 
-  @Test(arguments: documents) func sameEventsAsLibXMLReadingTheSection(document: String) {
+  @Test(arguments: documents) func sameEventsAsLibXMLReadingTheText(document: String) {
     expectSameAsLibXML(Array(document.utf8), name: document)
   }
 
@@ -66,7 +83,7 @@ import Testing
     _ bytes: [UInt8], name: String, chunkings: Int = 10,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let expected = parse(bytes, handsCDATAToBuilder: false)
+    let expected = parse(bytes, handsTextToBuilder: false)
     #expect(parse(bytes) == expected, "\(name) whole", sourceLocation: sourceLocation)
     #expect(
       parse(bytes, chunkSizes: Array(repeating: 1, count: bytes.count)) == expected,

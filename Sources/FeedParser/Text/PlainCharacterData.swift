@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Character data (XML 1.0 §2.4) whose meaning needs no parser state: no CR (libxml2
+/// normalizes line ends in character data), no `]]>` (an error there), and no references but
+/// the five predefined entities and character references to XML characters. libxml2 reading
+/// such a run in element content hands the builder exactly `decode`'s text, so
+/// `StreamingFeedParser` can hand it over itself.
+enum PlainCharacterData {
+  /// True when `bytes` is such a run.
+  static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) == nil else {
+      return false
+    }
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "&") {
+        guard let end = referenceEnd(bytes, from: index),
+          value(ofReference: bytes, index, end) != nil
+        else { return false }
+        index = end
+        continue
+      }
+      if byte == UInt8(ascii: ">") && index >= 2 && bytes[index - 1] == UInt8(ascii: "]")
+        && bytes[index - 2] == UInt8(ascii: "]")
+      {
+        return false
+      }
+      index += 1
+    }
+    return true
+  }
+
+  /// Appends the text of a plain run (see `isPlain`) to `output`.
+  static func decode(_ bytes: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+    var start = 0
+    var index = 0
+    while index < bytes.count {
+      guard bytes[index] == UInt8(ascii: "&"), let end = referenceEnd(bytes, from: index),
+        let scalar = value(ofReference: bytes, index, end).flatMap(Unicode.Scalar.init)
+      else {
+        index += 1
+        continue
+      }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+      output.append(contentsOf: String(scalar).utf8)
+      index = end
+      start = end
+    }
+    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+  }
+
+  /// The index after the `;` of the reference at `start`, if it is complete.
+  private static func referenceEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    XMLReferenceSyntax.completeEnd(bytes, from: start, longestName: 8)
+  }
+
+  /// The character a predefined entity or character reference stands for; nil for any other.
+  private static func value(ofReference bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int)
+    -> UInt32?
+  {
+    let body = UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)])
+    if body.first == UInt8(ascii: "#") {
+      guard body.count >= 2, body[1] != UInt8(ascii: "X") else { return nil }
+      let value = XMLReferenceSyntax.numericValue(body)
+      return XMLReferenceSyntax.isXMLCharacter(value) ? value : nil
+    }
+    switch body.count {
+    case 2 where body[1] == UInt8(ascii: "t"):
+      if body[0] == UInt8(ascii: "l") { return 0x3C }
+      if body[0] == UInt8(ascii: "g") { return 0x3E }
+    case 3 where body.elementsEqual("amp".utf8): return 0x26
+    case 4 where body.elementsEqual("quot".utf8): return 0x22
+    case 4 where body.elementsEqual("apos".utf8): return 0x27
+    default: break
+    }
+    return nil
+  }
+}
