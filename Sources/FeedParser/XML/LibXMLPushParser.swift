@@ -89,8 +89,15 @@ final class LibXMLPushParser {
   /// (with `inCDATASection`, the inside of a CDATA section): the text that comes next would
   /// reach the builder as it is (character data: decoded).
   func isWaiting(inCDATASection: Bool) -> Bool {
-    context.pointee.instate == (inCDATASection ? XML_PARSER_CDATA_SECTION : XML_PARSER_CONTENT)
-      && context.pointee.disableSAX == 0 && unparsedByteCount == 0
+    guard
+      context.pointee.instate
+        == (inCDATASection ? XML_PARSER_CDATA_SECTION : XML_PARSER_CONTENT),
+      context.pointee.disableSAX == 0, unparsedByteCount == 0
+    else { return false }
+    // Once libxml2 2.9.14 has met an error, it drops every entity reference it reads, even
+    // `&amp;` (`xmlParseReference` returns when the document is not well-formed): character
+    // data would then not read as decoded. CDATA has no references.
+    return inCDATASection || context.pointee.wellFormed != 0
   }
 
   /// Counts the lines of text that went to the builder without libxml2, as libxml2 would have,
