@@ -14,31 +14,38 @@ enum PlainCharacterData {
       return false
     }
     var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "&") {
-        guard let end = referenceEnd(bytes, from: index),
-          value(ofReference: bytes, index, end) != nil
-        else { return false }
-        index = end
-        continue
-      }
-      if byte == UInt8(ascii: ">") && index >= 2 && bytes[index - 1] == UInt8(ascii: "]")
-        && bytes[index - 2] == UInt8(ascii: "]")
+    while index < bytes.count,
+      let bracket = memchr(base + index, Int32(UInt8(ascii: "]")), bytes.count - index)
+    {
+      index = UnsafeRawPointer(bracket) - base + 1
+      if index + 1 < bytes.count && bytes[index] == UInt8(ascii: "]")
+        && bytes[index + 1] == UInt8(ascii: ">")
       {
         return false
       }
-      index += 1
+    }
+    index = 0
+    while index < bytes.count,
+      let ampersand = memchr(base + index, Int32(UInt8(ascii: "&")), bytes.count - index)
+    {
+      index = UnsafeRawPointer(ampersand) - base
+      guard let end = referenceEnd(bytes, from: index), value(ofReference: bytes, index, end) != nil
+      else { return false }
+      index = end
     }
     return true
   }
 
   /// Appends the text of a plain run (see `isPlain`) to `output`.
   static func decode(_ bytes: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+    guard let base = bytes.baseAddress else { return }
     var start = 0
     var index = 0
-    while index < bytes.count {
-      guard bytes[index] == UInt8(ascii: "&"), let end = referenceEnd(bytes, from: index),
+    while index < bytes.count,
+      let ampersand = memchr(base + index, Int32(UInt8(ascii: "&")), bytes.count - index)
+    {
+      index = UnsafeRawPointer(ampersand) - base
+      guard let end = referenceEnd(bytes, from: index),
         let scalar = value(ofReference: bytes, index, end).flatMap(Unicode.Scalar.init)
       else {
         index += 1
