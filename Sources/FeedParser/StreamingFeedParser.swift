@@ -6,7 +6,7 @@
 /// encoding (BOM, UTF-16/32 pattern, HTTP charset and XML declaration); then every chunk
 /// becomes clean UTF-8 (`IconvTranscoder` for other encodings, `UTF8Repair`) and goes through
 /// `XMLRepairFilter`; from here on, its pieces go through `DoctypeGate` into libxml2's SAX2
-/// push parser (CDATA content straight to the builder, see `route`), whose events
+/// push parser (long text straight to the builder, see `route`), whose events
 /// `FeedDocumentBuilder` turns into `FeedEvent`s; after the root element, `EpilogScanner`
 /// reads the rest. Each step carries a cut-off sequence to the next chunk, so the outcome does
 /// not depend on how the document was split.
