@@ -61,6 +61,7 @@ public final class StreamingFeedParser {
   }
 
   /// Bytes and open elements the parser holds: bounded however many items the document has.
+  /// For tests, without `preparesAhead` (the preparer is then the caller's to read).
   var retainedStateSize: Int {
     preparer.heldByteCount + builder.retainedStateSize + bytesLibXMLHolds
       + doctypeGate.heldByteCount
