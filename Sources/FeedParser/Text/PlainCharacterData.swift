@@ -64,25 +64,11 @@ enum PlainCharacterData {
     XMLReferenceSyntax.completeEnd(bytes, from: start, longestName: 8)
   }
 
-  /// The character a predefined entity or character reference stands for; nil for any other.
+  /// The character a reference stands for when no DTD is needed to read it; nil for any other.
   private static func value(ofReference bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int)
     -> UInt32?
   {
-    let body = UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)])
-    if body.first == UInt8(ascii: "#") {
-      guard body.count >= 2, body[1] != UInt8(ascii: "X") else { return nil }
-      let value = XMLReferenceSyntax.numericValue(body)
-      return XMLReferenceSyntax.isXMLCharacter(value) ? value : nil
-    }
-    switch body.count {
-    case 2 where body[1] == UInt8(ascii: "t"):
-      if body[0] == UInt8(ascii: "l") { return 0x3C }
-      if body[0] == UInt8(ascii: "g") { return 0x3E }
-    case 3 where body.elementsEqual("amp".utf8): return 0x26
-    case 4 where body.elementsEqual("quot".utf8): return 0x22
-    case 4 where body.elementsEqual("apos".utf8): return 0x27
-    default: break
-    }
-    return nil
+    XMLReferenceSyntax.character(
+      ofBody: UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)]))
   }
 }

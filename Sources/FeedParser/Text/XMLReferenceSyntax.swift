@@ -91,6 +91,27 @@ enum XMLReferenceSyntax {
     return nil
   }
 
+  /// The character a complete reference's body (`lt`, `#233`, `#xE9`) stands for without a
+  /// DTD: one of the five predefined entities, or a well-formed character reference to an XML
+  /// character. Nil for any other name, for HTML's `&#X41;` and for forbidden characters.
+  static func character(ofBody body: UnsafeRawBufferPointer) -> UInt32? {
+    if body.first == UInt8(ascii: "#") {
+      guard body.count >= 2, body[1] != UInt8(ascii: "X") else { return nil }
+      let value = numericValue(body)
+      return isXMLCharacter(value) ? value : nil
+    }
+    switch body.count {
+    case 2 where body[1] == UInt8(ascii: "t"):
+      if body[0] == UInt8(ascii: "l") { return 0x3C }
+      if body[0] == UInt8(ascii: "g") { return 0x3E }
+    case 3 where body.elementsEqual("amp".utf8): return 0x26
+    case 4 where body.elementsEqual("quot".utf8): return 0x22
+    case 4 where body.elementsEqual("apos".utf8): return 0x27
+    default: break
+    }
+    return nil
+  }
+
   /// XML's five predefined entities (§4.6), which need no declaration.
   static func isPredefined<Name: Collection<UInt8>>(_ name: Name) -> Bool {
     switch name.count {

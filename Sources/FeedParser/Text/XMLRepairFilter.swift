@@ -68,9 +68,8 @@ struct XMLRepairFilter {
     pendingReference.reserveCapacity(64)
   }
 
-  /// Hands `emit` the repaired form of `input`, in order, as pieces of markup and of CDATA
-  /// content; a partial construct at the end of `input` (`&nbs`) is held back until the next
-  /// call.
+  /// Hands `emit` the repaired form of `input`, in order, as pieces (see `Piece`); a partial
+  /// construct at the end of `input` (`&nbs`) is held back until the next call.
   mutating func process(
     _ input: UnsafeRawBufferPointer, _ emit: (UnsafeRawBufferPointer, Piece) -> Void
   ) {
@@ -366,12 +365,10 @@ struct XMLRepairFilter {
       return nil
     }
     let body = UnsafeRawBufferPointer(rebasing: input[(start + 1)..<(end - 1)])
-    if body[0] == UInt8(ascii: "#") {
-      guard body.count >= 2, body[1] != UInt8(ascii: "X") else { return nil }
-      return XMLReferenceSyntax.isXMLCharacter(XMLReferenceSyntax.numericValue(body)) ? end : nil
-    }
-    if XMLReferenceSyntax.isPredefined(body) { return end }
-    guard !markup.declaredEntities.isEmpty, markup.declaredEntities.contains(Array(body)) else {
+    if XMLReferenceSyntax.character(ofBody: body) != nil { return end }
+    guard body[0] != UInt8(ascii: "#"), !markup.declaredEntities.isEmpty,
+      markup.declaredEntities.contains(Array(body))
+    else {
       return nil
     }
     return end
