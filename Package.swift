@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Layers, bottom to top: C modules → HTTPWorker (bytes and HTTP) and FeedParser (XML and feeds)
+/// Layers, bottom to top: C modules and FeedModel (the values a feed yields) → HTTPWorker (bytes
+/// and HTTP) and FeedParser (XML and feeds)
 /// → FeedPull (the pipeline that joins them, and the embedding API) → FeedPullCLI (`feedpull`).
 let package = Package(
   name: "feedpull",
@@ -16,9 +17,10 @@ let package = Package(
     .systemLibrary(
       name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     .target(name: "CFeedPullShims", dependencies: ["CCurl", "CLibXML2"]),
-    .target(name: "FeedParser", dependencies: ["CLibXML2", "CFeedPullShims"]),
+    .target(name: "FeedModel"),
+    .target(name: "FeedParser", dependencies: ["FeedModel", "CLibXML2", "CFeedPullShims"]),
     .target(name: "HTTPWorker", dependencies: ["CCurl", "CFeedPullShims"]),
-    .target(name: "FeedPull", dependencies: ["FeedParser", "HTTPWorker"]),
+    .target(name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker"]),
     .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull", "HTTPWorker"]),
     .target(
       name: "TestSupport", dependencies: ["FeedPull"], path: "Tests/TestSupport"),

@@ -1,4 +1,4 @@
-/// The values a feed document yields, as the contract names them (`../shared/CONTRACT.md`).
+/// The values a feed document yields, as the output format names them (docs/format.md).
 /// A field with no value is `nil` or empty, never `""`: writers leave it out.
 
 /// feedparser's version codes, which the contract adopts.
@@ -77,6 +77,8 @@ public struct FeedChannel: Sendable, Equatable {
   public var rights: String?
   public var authors: [FeedPerson] = []
   public var categories: [String] = []
+  /// How often the feed says it changes; nil when it says nothing.
+  public var schedule: FeedSchedule?
   public init(version: FeedVersion) { self.version = version }
 }
 
