@@ -17,9 +17,10 @@ let package = Package(
     .systemLibrary(
       name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     .target(name: "CFeedPullShims", dependencies: ["CCurl", "CLibXML2"]),
+    .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
     .target(name: "FeedModel"),
     .target(name: "FeedParser", dependencies: ["FeedModel", "CLibXML2", "CFeedPullShims"]),
-    .target(name: "HTTPWorker", dependencies: ["CCurl", "CFeedPullShims"]),
+    .target(name: "HTTPWorker", dependencies: ["CCurl", "CPSL", "CFeedPullShims"]),
     .target(name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker"]),
     .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull", "HTTPWorker"]),
     .target(

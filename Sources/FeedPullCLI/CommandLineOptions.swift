@@ -1,6 +1,6 @@
 import FeedPull
 
-/// `feedpull`'s command line, as `../shared/CONTRACT.md` defines it.
+/// `feedpull`'s command line, as docs/format.md defines it.
 struct CommandLineOptions {
   enum Format: String {
     case text, jsonl
@@ -13,7 +13,7 @@ struct CommandLineOptions {
   var sources: [String] = []
   var inputFile: String?
   var format: Format?
-  var pull = PullOptions()
+  var pull = FeedPuller.Configuration()
   var verbosity = Verbosity.normal
   var showVersion = false
   var showHelp = false
@@ -51,11 +51,20 @@ struct CommandLineOptions {
         }
         self.format = format
       case "-i", "--input": inputFile = try value()
-      case "-j", "--jobs": pull.jobs = try CommandLineOptions.count(name, try value(), minimum: 1)
+      case "-j", "--jobs":
+        pull.maxConcurrentTransfers = try CommandLineOptions.count(name, try value(), minimum: 1)
+      case "--per-host":
+        pull.maxTransfersPerHost = try CommandLineOptions.count(name, try value(), minimum: 1)
+      case "--host-delay":
+        pull.hostDelay = try CommandLineOptions.seconds(name, try value(), allowingZero: true)
       case "--timeout": pull.timeout = try CommandLineOptions.seconds(name, try value())
       case "--connect-timeout":
         pull.connectTimeout = try CommandLineOptions.seconds(name, try value())
-      case "--max-bytes": pull.maxBytes = try CommandLineOptions.byteCount(name, try value())
+      case "--max-bytes":
+        // Given on the command line, the limit holds for every source, local ones too.
+        let limit = try CommandLineOptions.byteCount(name, try value())
+        pull.maxNetworkBodyBytes = limit
+        pull.maxLocalBodyBytes = limit
       case "--max-redirects":
         pull.maxRedirects = try CommandLineOptions.count(name, try value(), minimum: 0)
       case "-A", "--user-agent": pull.userAgent = try value()
@@ -87,7 +96,7 @@ struct CommandLineOptions {
   private static func takesValue(_ name: String) -> Bool {
     [
       "-f", "--format", "-i", "--input", "-j", "--jobs", "--timeout", "--connect-timeout",
-      "--max-bytes", "--max-redirects", "-A", "--user-agent",
+      "--max-bytes", "--max-redirects", "-A", "--user-agent", "--per-host", "--host-delay",
     ].contains(name)
   }
 
@@ -99,11 +108,17 @@ struct CommandLineOptions {
     return value
   }
 
-  private static func seconds(_ name: String, _ text: String) throws(UsageError) -> Double {
-    guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 * 365 else {
-      throw UsageError(message: "\(name) needs a positive number of seconds, not \"\(text)\"")
+  /// Seconds, fractions allowed (`0.5`), as a `Duration`.
+  private static func seconds(_ name: String, _ text: String, allowingZero: Bool = false)
+    throws(UsageError) -> Duration
+  {
+    guard let value = Double(text), value.isFinite, allowingZero ? value >= 0 : value > 0,
+      value <= 86_400 * 365
+    else {
+      let what = allowingZero ? "number of seconds ≥ 0" : "positive number of seconds"
+      throw UsageError(message: "\(name) needs a \(what), not \"\(text)\"")
     }
-    return value
+    return .milliseconds(Int64((value * 1000).rounded()))
   }
 
   /// `N`, `NK`, `NM`, `NG` (1024, 1024², 1024³).
@@ -135,8 +150,11 @@ struct CommandLineOptions {
       -j, --jobs N               transfers in flight at once (default 8)
           --timeout SECONDS      limit on one source's whole transfer (default 30)
           --connect-timeout S    limit on connecting (default 10)
-          --max-bytes N          body limit after decompression, K/M/G suffixes (default 64M)
+          --max-bytes N          body limit after decompression, K/M/G suffixes (default 64M
+                                 for network sources, none for files and standard input)
           --max-redirects N      redirects followed (default 5)
+          --per-host N           transfers in flight to one site (default 2)
+          --host-delay SECONDS   least time between request starts to one site (default 1)
       -A, --user-agent S         User-Agent header (default feedpull/\(FeedPullVersion.current))
       -q, --quiet                nothing on stderr but usage errors
       -v, --verbose              one line on stderr per source as it ends

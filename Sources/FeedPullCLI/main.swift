@@ -1,10 +1,12 @@
+import Dispatch
 import FeedPull
+import HTTPWorker
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// `feedpull [OPTIONS] SOURCE...`: see `CommandLineOptions.help` and `../shared/CONTRACT.md`.
+/// `feedpull [OPTIONS] SOURCE...`: see `CommandLineOptions.help` and docs/format.md.
 func runFeedpull() -> Int32 {
   let options: CommandLineOptions
   do {
@@ -36,19 +38,72 @@ func runFeedpull() -> Int32 {
   // with SIGPIPE; curl's own sockets are safe either way (CURLOPT_NOSIGNAL).
   signal(SIGPIPE, SIG_IGN)
 
+  let puller: FeedPuller
+  do {
+    puller = try FeedPuller(configuration: options.pull)
+  } catch {
+    printError("feedpull: cannot start: \(error.message)\n")
+    return 1
+  }
+
+  // The run stops at the first failed write to stdout (a full disk, a closed pipe) or the first
+  // SIGINT/SIGTERM: every source not yet ended ends `cancelled`.
+  let batchHolder = BatchHolder()
+  let writeFailure = TSanVisibleMutex<String?>(nil)
+  let onWriteFailure: @Sendable (String) -> Void = { message in
+    writeFailure.withLock { $0 = message }
+    batchHolder.cancel()
+  }
   let format = options.format ?? (isatty(STDOUT_FILENO) == 1 ? .text : .jsonl)
   let output: any PullRecordSink =
     switch format {
-    case .jsonl: JSONLinesWriter(fileDescriptor: STDOUT_FILENO)
-    case .text: TextWriter(fileDescriptor: STDOUT_FILENO, columns: terminalColumns())
+    case .jsonl: JSONLinesWriter(fileDescriptor: STDOUT_FILENO, onWriteFailure: onWriteFailure)
+    case .text:
+      TextWriter(
+        fileDescriptor: STDOUT_FILENO, columns: terminalColumns(), onWriteFailure: onWriteFailure)
     }
   let reporter = StatusReporter(
     wrapping: output, total: Set(sources).count, verbosity: options.verbosity)
-  let puller = FeedPuller(options: options.pull)
-  let ends = puller.pull(sources.map { PullSource($0) }, into: reporter)
-  puller.close()
+  let signals = InterruptSignals { batchHolder.cancel() }
+
+  let done = DispatchSemaphore(value: 0)
+  let ends = TSanVisibleMutex<[EndRecord]>([])
+  batchHolder.set(
+    puller.start(sources.map { PullSource($0) }, into: reporter) { records in
+      ends.withLock { $0 = records }
+      done.signal()
+    })
+  done.wait()
+  reporter.flush()
+  puller.syncShutdown()
   reporter.finish()
-  return ends.allSatisfy(\.ok) ? 0 : 1
+  if let message = writeFailure.withLock({ $0 }) {
+    printError("feedpull: cannot write to standard output: \(message)\n")
+    return 1
+  }
+  if let status = signals.exitStatus { return status }
+  return ends.withLock { $0 }.allSatisfy(\.ok) ? 0 : 1
+}
+
+/// The run's batch, which a signal or a failed write may cancel before `start` has returned it.
+final class BatchHolder: Sendable {
+  private let state = TSanVisibleMutex<(batch: PullBatch?, cancelled: Bool)>((nil, false))
+
+  func set(_ batch: PullBatch) {
+    let cancelled = state.withLock { state in
+      state.batch = batch
+      return state.cancelled
+    }
+    if cancelled { batch.cancel() }
+  }
+
+  func cancel() {
+    let batch = state.withLock { state in
+      state.cancelled = true
+      return state.batch
+    }
+    batch?.cancel()
+  }
 }
 
 func printError(_ text: String) {

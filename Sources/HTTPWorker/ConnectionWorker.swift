@@ -9,11 +9,17 @@ import Synchronization
 /// `deinit`) cancels every transfer, tears curl down on the thread and waits for it to end.
 /// See docs/worker.md for the design and the measurements behind it.
 public final class ConnectionWorker: Sendable {
+  /// The worker's limits. The per-host ones count by politeness host (`PoliteHost`: the
+  /// registrable domain), because that is the unit a site's operator rate-limits.
   public struct Configuration: Sendable {
     /// Transfers in flight at once; the rest wait in the worker's queue, outside curl.
     public var maxInFlight = 8
-    /// Connections to one host at once.
-    public var maxPerHost = 8
+    /// Transfers in flight to one host at once. Two, as browsers' old per-server limit and
+    /// most crawlers' politeness rules have it: a feed reader never needs more from one site.
+    public var maxPerHost = 2
+    /// The least time between two request starts to one host, so that a list of a hundred feeds
+    /// on one site does not arrive as a burst.
+    public var hostDelay: Duration = .seconds(1)
     public init() {}
   }
 
@@ -24,12 +30,21 @@ public final class ConnectionWorker: Sendable {
   /// Counts curl calls per thread; tests use it to prove the one-thread rule held.
   let audit: CurlThreadAudit
 
-  public init(configuration: Configuration = Configuration()) {
+  /// Starts the worker thread and returns once its run loop is ready. Throws when the thread
+  /// cannot set up its sockets or curl (the process is out of file descriptors, say).
+  public init(configuration: Configuration = Configuration()) throws(WorkerStartError) {
     let startup = WorkerStartup()
     let inbox = inbox
     let threadEnded = threadEnded
     let thread = Thread {
-      let loop = WorkerLoop(configuration: configuration, inbox: inbox)
+      let loop: WorkerLoop
+      do throws(WorkerStartError) {
+        loop = try WorkerLoop(configuration: configuration, inbox: inbox)
+      } catch {
+        startup.failed(error)
+        threadEnded.signal()
+        return
+      }
       startup.ready(loop.audit)
       // Run until `stop` tears curl down. The pump's timer stays attached the whole time, so
       // `run` sleeps instead of returning at once (FIELD-NOTES).
@@ -40,7 +55,7 @@ public final class ConnectionWorker: Sendable {
     }
     thread.name = "feedpull.worker"
     thread.start()
-    audit = startup.waitUntilReady()
+    audit = try startup.waitUntilReady()
   }
 
   deinit {
@@ -93,21 +108,28 @@ public final class ConnectionWorker: Sendable {
   }
 }
 
-/// Hands the worker thread's audit to `init`, which waits until the thread's run loop is ready.
+/// Hands the worker thread's audit (or why it could not start) to `init`, which waits until the
+/// thread's run loop is ready.
 private final class WorkerStartup: Sendable {
-  private let audit = TSanVisibleMutex<CurlThreadAudit?>(nil)
+  private let outcome = TSanVisibleMutex<Result<CurlThreadAudit, WorkerStartError>?>(nil)
   private let signal = DispatchSemaphore(value: 0)
 
   func ready(_ value: CurlThreadAudit) {
-    audit.withLock { $0 = value }
+    outcome.withLock { $0 = .success(value) }
     signal.signal()
   }
 
-  func waitUntilReady() -> CurlThreadAudit {
+  func failed(_ error: WorkerStartError) {
+    outcome.withLock { $0 = .failure(error) }
+    signal.signal()
+  }
+
+  func waitUntilReady() throws(WorkerStartError) -> CurlThreadAudit {
     signal.wait()
-    guard let audit = audit.withLock({ $0 }) else {
-      preconditionFailure("the worker thread signalled ready before handing over its audit")
+    switch outcome.withLock({ $0 }) {
+    case .success(let audit): return audit
+    case .failure(let error): throw error
+    case nil: throw WorkerStartError(message: "the worker thread ended before it was ready")
     }
-    return audit
   }
 }

@@ -21,14 +21,11 @@ final class CurlMulti {
   private let handle: UnsafeMutableRawPointer
   let audit: CurlThreadAudit
 
-  init(audit: CurlThreadAudit) {
+  /// Nil when curl cannot start: its global initialisation failed, or it is out of memory.
+  init?(audit: CurlThreadAudit) {
     audit.check()
-    _ = curlGlobalInitResult
+    guard curlGlobalInitResult == CURLE_OK, let multi = curl_multi_init() else { return nil }
     self.audit = audit
-    // curl_multi_init fails only when out of memory, which Swift cannot recover from either.
-    guard let multi = curl_multi_init() else {
-      preconditionFailure("curl_multi_init: out of memory")
-    }
     handle = multi
   }
 

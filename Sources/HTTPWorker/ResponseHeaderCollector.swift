@@ -3,12 +3,14 @@ import Foundation
 /// Collects the header lines curl reports for one transfer and keeps what the contract needs.
 ///
 /// curl's header callback sees every response of a redirect chain, one line at a time, plus any
-/// 1xx interim responses (FIELD-NOTES, libcurl): each `HTTP/…` status line starts a new block, and
+/// 1xx interim responses (docs/libraries.md): each `HTTP/…` status line starts a new block, and
 /// only the last block's fields describe the document. The statuses of the blocks before it are
 /// the redirect hops, which decide `permanentRedirect`.
 struct ResponseHeaderCollector {
   /// Fields of the current (latest) response block, by lower-cased name.
   private var fields: [String: String] = [:]
+  /// The same block's lines in order, names as the server wrote them.
+  private var lines: [HTTPHeader] = []
   private var currentStatus: Int?
   /// Statuses of the finished, non-1xx blocks before the current one.
   private(set) var hopStatuses: [Int] = []
@@ -21,13 +23,15 @@ struct ResponseHeaderCollector {
         hopStatuses.append(status)
       }
       fields = [:]
+      lines = []
       currentStatus = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
       return
     }
     guard let colon = line.firstIndex(of: ":") else { return }
-    let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+    let name = line[..<colon].trimmingCharacters(in: .whitespaces)
     let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-    fields[name] = value
+    fields[name.lowercased()] = value
+    lines.append(HTTPHeader(name: name, value: value))
   }
 
   /// True when there was at least one redirect and every hop was permanent (RFC 9110 §15.4:
@@ -43,6 +47,7 @@ struct ResponseHeaderCollector {
     response.contentType = fields["content-type"]
     response.etag = fields["etag"]
     response.lastModified = fields["last-modified"]
+    response.headers = lines
     if status == 429 || status == 503, let value = fields["retry-after"] {
       response.retryAfter = Self.retryAfterSeconds(value, now: now)
     }
@@ -59,13 +64,14 @@ struct ResponseHeaderCollector {
 }
 
 /// HTTP-date in its preferred IMF-fixdate form and the two obsolete forms a recipient must accept
-/// (RFC 9110 §5.6.7).
-enum HTTPDate {
+/// (RFC 9110 §5.6.7): `Retry-After`, `Expires`, `Last-Modified`.
+public enum HTTPDate {
   private static let formats = [
     "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
   ]
 
-  static func parse(_ text: String) -> Date? {
+  /// The instant `text` names, or nil when it is in none of the three forms.
+  public static func parse(_ text: String) -> Date? {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")

@@ -7,20 +7,16 @@ final class RunningTransfer {
   let id: TransferID
   let request: TransferRequest
   let delegate: any TransferDelegate
-  /// `host:port`, for the worker's per-host admission.
+  /// The politeness host (`PoliteHost`), for the worker's per-host admission.
   let hostKey: String
   /// Asks the inbox whether `cancel(id)` was called, from any thread, since the last check.
   private let isCancelRequested: (TransferID) -> Bool
 
   private(set) var easy: CurlEasy?
   private var headers = ResponseHeaderCollector()
-  /// Set once the final status was checked and the delegate accepted the response.
-  private(set) var responseDelivered = false
   private(set) var bodyBytes: Int64 = 0
-  /// Why the worker aborted the transfer from a callback; curl then reports CURLE_WRITE_ERROR.
-  private(set) var abortReason: TransferError?
-  /// True while the delegate holds the transfer paused.
-  var isPaused = false
+  /// Where the transfer is in its life; every change goes through `lifecycle.handle`.
+  private(set) var lifecycle = TransferLifecycle()
 
   init(
     id: TransferID, request: TransferRequest, delegate: any TransferDelegate,
@@ -30,10 +26,18 @@ final class RunningTransfer {
     self.request = request
     self.delegate = delegate
     self.isCancelRequested = isCancelRequested
-    let components = URLComponents(string: request.url)
-    let defaultPort = components?.scheme?.lowercased() == "https" ? 443 : 80
-    hostKey = "\(components?.host?.lowercased() ?? ""):\(components?.port ?? defaultPort)"
+    hostKey = PoliteHost.key(forURL: request.url) ?? ""
   }
+
+  /// Why the worker aborted the transfer; curl then reports CURLE_WRITE_ERROR or nothing.
+  var abortReason: TransferError? { lifecycle.abortReason }
+  /// True once the final status was checked and the delegate accepted the response.
+  var responseDelivered: Bool { lifecycle.responseAccepted }
+  /// True while the delegate holds the transfer paused.
+  var isPaused: Bool { lifecycle.isPaused }
+
+  /// Records a step of the transfer's life (see `TransferLifecycle`).
+  func handle(_ event: TransferLifecycle.Event) { lifecycle.handle(event) }
 
   /// Creates and configures the easy handle. `context` is this object, unretained: the worker
   /// keeps it alive for as long as the handle exists.
@@ -69,11 +73,11 @@ final class RunningTransfer {
   private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
     guard abortReason == nil else { return 0 }
     if isCancelRequested(id) {
-      abortReason = Self.cancelled
+      lifecycle.handle(.abort(Self.cancelled))
       return 0
     }
     if !responseDelivered, let refusal = deliverResponse() {
-      abortReason = refusal
+      lifecycle.handle(.abort(refusal))
       return 0
     }
     var deliverable = bytes.count
@@ -85,15 +89,17 @@ final class RunningTransfer {
     if deliverable > 0 {
       let chunk = UnsafeRawBufferPointer(rebasing: bytes[0..<deliverable])
       if delegate.transfer(id, didReceive: chunk) == .pause {
-        isPaused = true
+        lifecycle.handle(.paused)
         return Int(CURL_WRITEFUNC_PAUSE)
       }
       bodyBytes += Int64(deliverable)
     }
     if overflow {
-      abortReason = TransferError(
-        kind: .tooLarge,
-        message: "body larger than \(request.maxBodyBytes ?? 0) bytes after decompression")
+      lifecycle.handle(
+        .abort(
+          TransferError(
+            kind: .tooLarge,
+            message: "body larger than \(request.maxBodyBytes ?? 0) bytes after decompression")))
       return 0
     }
     return bytes.count
@@ -116,7 +122,7 @@ final class RunningTransfer {
       return TransferError(kind: .http, message: "HTTP status \(status)", status: status)
     }
     if isCancelRequested(id) { return Self.cancelled }
-    responseDelivered = true
+    lifecycle.handle(.responseAccepted)
     if delegate.transfer(id, didReceive: response) == .cancel { return Self.cancelled }
     return nil
   }
@@ -136,7 +142,7 @@ final class RunningTransfer {
 
   /// Records a cancellation decided outside a callback (a queued or paused transfer).
   func markCancelled() {
-    if abortReason == nil { abortReason = Self.cancelled }
+    lifecycle.handle(.abort(Self.cancelled))
   }
 
   /// Frees the easy handle.

@@ -30,9 +30,15 @@ final class SocketPump {
   /// - Parameters:
   ///   - onReady: called on the source's queue when some fd is ready; must post a drain.
   ///   - onTimer: called on the worker run loop when curl's deadline passes.
-  init(onReady: @escaping @Sendable () -> Void, onTimer: @escaping @Sendable () -> Void) {
+  /// Throws when the epoll set cannot be made (out of file descriptors): an embedder's process
+  /// must get an error it can report, not a crash.
+  init(onReady: @escaping @Sendable () -> Void, onTimer: @escaping @Sendable () -> Void)
+    throws(WorkerStartError)
+  {
     epollFD = fp_epoll_create()
-    precondition(epollFD >= 0, "epoll_create1 failed: errno \(errno)")
+    guard epollFD >= 0 else {
+      throw WorkerStartError(message: "epoll_create1 failed: \(String(cString: strerror(errno)))")
+    }
     gate = ReadSourceGate(fd: epollFD, onReady: onReady)
     // Timer(timeInterval:…) fires at once on Linux; Timer(fire:…) waits (FIELD-NOTES). The long
     // interval only keeps the timer attached; `fireDate` is moved to each of curl's deadlines.

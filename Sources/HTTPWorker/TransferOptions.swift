@@ -1,6 +1,6 @@
 import CCurl
 
-/// The libcurl options every transfer gets, from its `TransferRequest` (CONTRACT, options table).
+/// The libcurl options every transfer gets, from its `TransferRequest` (docs/format.md, options).
 enum TransferOptions {
   /// Seconds under 1 byte/s after which a transfer fails with `timeout`, at most.
   static let lowSpeedWindow: Double = 30
@@ -9,12 +9,13 @@ enum TransferOptions {
     easy.set(CURLOPT_URL, request.url)
     // Threads and signals do not mix: curl must not use SIGALRM for DNS timeouts.
     easy.set(CURLOPT_NOSIGNAL, 1)
-    if request.timeout > 0 { easy.set(CURLOPT_TIMEOUT_MS, milliseconds(request.timeout)) }
-    if request.connectTimeout > 0 {
-      easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connectTimeout))
+    let timeout = request.timeout.seconds
+    if timeout > 0 { easy.set(CURLOPT_TIMEOUT_MS, milliseconds(timeout)) }
+    if request.connectTimeout > .zero {
+      easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connectTimeout.seconds))
     }
     // A server that stops sending fails well before a long overall timeout would notice.
-    let window = min(request.timeout > 0 ? request.timeout : .infinity, request.lowSpeedTime)
+    let window = min(timeout > 0 ? timeout : .infinity, request.lowSpeedTime.seconds)
     if window > 0, window.isFinite {
       easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
       easy.set(CURLOPT_LOW_SPEED_TIME, Int(window.rounded(.up)))
@@ -33,7 +34,18 @@ enum TransferOptions {
     var headers: [String] = []
     if let etag = request.ifNoneMatch { headers.append("If-None-Match: \(etag)") }
     if let date = request.ifModifiedSince { headers.append("If-Modified-Since: \(date)") }
+    // A header line with CR or LF would smuggle a second header into the request: dropped.
+    for header in request.headers
+    where !(header.name + header.value).contains(where: { $0 == "\r" || $0 == "\n" }) {
+      headers.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+    }
     if !headers.isEmpty { easy.setHeaders(headers) }
+    if let credentials = request.credentials {
+      easy.set(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC, a macro Swift cannot import
+      easy.set(CURLOPT_USERNAME, credentials.user)
+      easy.set(CURLOPT_PASSWORD, credentials.password)
+    }
+    if let proxy = request.proxy { easy.set(CURLOPT_PROXY, proxy) }
   }
 
   private static func milliseconds(_ seconds: Double) -> Int {

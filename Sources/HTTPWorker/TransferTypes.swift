@@ -1,15 +1,16 @@
 /// What a transfer is asked to do, and what it reports: bytes and HTTP, nothing of feeds.
 
-/// One HTTP(S) GET, with the limits the contract gives it.
+/// One HTTP(S) GET and its limits.
 public struct TransferRequest: Sendable {
   public var url: String
-  /// Limit on the whole transfer, connecting included, in seconds; 0 means none.
-  public var timeout: Double = 30
-  /// Limit on connecting, in seconds.
-  public var connectTimeout: Double = 10
-  /// A transfer that receives less than 1 byte a second for this many seconds (or for `timeout`,
-  /// if shorter) fails with `timeout`; 0 turns the check off. Whole seconds (curl's unit).
-  public var lowSpeedTime: Double = 30
+  /// Limit on the whole transfer, connecting included; zero means none.
+  public var timeout: Duration = .seconds(30)
+  /// Limit on connecting.
+  public var connectTimeout: Duration = .seconds(10)
+  /// A transfer that receives less than 1 byte a second for this long (or for `timeout`, if
+  /// shorter) fails with `timeout`; zero turns the check off. Rounded up to whole seconds
+  /// (curl's unit).
+  public var lowSpeedTime: Duration = .seconds(30)
   /// A body larger than this many bytes (after decompression) fails with `tooLarge`; the first
   /// `maxBodyBytes` bytes are delivered first. Nil means no limit.
   public var maxBodyBytes: Int64? = 64 << 20
@@ -19,7 +20,34 @@ public struct TransferRequest: Sendable {
   /// Conditional GET: sent as `If-None-Match` / `If-Modified-Since`; a 304 then finishes with no body.
   public var ifNoneMatch: String?
   public var ifModifiedSince: String?
+  /// More request headers, sent as given (after the worker's own; a name given here replaces
+  /// curl's header of that name, e.g. `Accept`).
+  public var headers: [HTTPHeader] = []
+  /// HTTP basic authentication.
+  public var credentials: BasicCredentials?
+  /// A proxy URL (`http://host:port`, `socks5h://…`); nil uses the environment's, as curl does.
+  public var proxy: String?
   public init(url: String) { self.url = url }
+}
+
+/// One HTTP header line, in order: names may repeat, so headers are a list, not a dictionary.
+public struct HTTPHeader: Sendable, Hashable, Codable {
+  public var name: String
+  public var value: String
+  public init(name: String, value: String) {
+    self.name = name
+    self.value = value
+  }
+}
+
+/// A user name and password for HTTP basic authentication.
+public struct BasicCredentials: Sendable, Hashable {
+  public var user: String
+  public var password: String
+  public init(user: String, password: String) {
+    self.user = user
+    self.password = password
+  }
 }
 
 /// The final response of a redirect chain, known before its first body byte.
@@ -35,6 +63,9 @@ public struct TransferResponse: Sendable, Equatable {
   public var lastModified: String?
   /// Seconds, from `Retry-After` (delta or HTTP date) on a 429 or 503.
   public var retryAfter: Int?
+  /// Every header of the final response, in order, for what the fields above do not cover
+  /// (`Cache-Control`, `Expires`, `Link`, …).
+  public var headers: [HTTPHeader] = []
   public init(status: Int, url: String) {
     self.status = status
     self.url = url
@@ -54,10 +85,13 @@ public struct TransferError: Error, Sendable, Equatable {
   public var message: String
   /// For `http`, `redirects`, `protocol`: the last status received.
   public var status: Int?
-  public init(kind: Kind, message: String, status: Int? = nil) {
+  /// libcurl's result code (`CURLcode`), when curl reported the failure.
+  public var curlCode: Int?
+  public init(kind: Kind, message: String, status: Int? = nil, curlCode: Int? = nil) {
     self.kind = kind
     self.message = message
     self.status = status
+    self.curlCode = curlCode
   }
 }
 
@@ -104,4 +138,12 @@ public protocol TransferDelegate: AnyObject {
   func transfer(_ id: TransferID, didReceive chunk: UnsafeRawBufferPointer) -> ChunkDisposition
   func transfer(_ id: TransferID, didFinish summary: TransferSummary)
   func transfer(_ id: TransferID, didFail error: TransferError, summary: TransferSummary)
+}
+
+/// Why a worker could not start: the process is out of file descriptors, or libcurl could not
+/// initialise. A library must report this to its host process, never crash it.
+public struct WorkerStartError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public init(message: String) { self.message = message }
+  public var description: String { message }
 }

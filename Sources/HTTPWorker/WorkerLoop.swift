@@ -4,10 +4,11 @@ import Foundation
 /// Everything the worker thread owns: the curl multi handle, the socket pump, the queue of
 /// waiting transfers and the running ones. Created, used and torn down on that thread only.
 ///
-/// Admission: a transfer enters curl only when one of `maxInFlight` slots is free and its host
-/// has fewer than `maxPerHost` transfers running, because time spent queued inside curl counts
-/// against CURLOPT_TIMEOUT (FIELD-NOTES). The queue is FIFO except that a transfer whose host is
-/// full lets later transfers to other hosts pass.
+/// Admission (`TransferAdmission`): a transfer enters curl only when one of `maxInFlight` slots
+/// is free, its politeness host has fewer than `maxPerHost` transfers running and its last
+/// request start is `hostDelay` ago, because time spent queued inside curl counts against
+/// CURLOPT_TIMEOUT (docs/libraries.md). A transfer held by its host's delay is started by one
+/// admission timer, moved to the earliest time any waiting transfer may start.
 final class WorkerLoop {
   let audit: CurlThreadAudit
   private let configuration: ConnectionWorker.Configuration
@@ -15,25 +16,46 @@ final class WorkerLoop {
   private let doorbell: RunLoopDoorbell
   private let multi: CurlMulti
   private var pump: SocketPump?
-  private var waiting: [RunningTransfer] = []
+  private var admission: TransferAdmission<TransferID>
+  private var admissionTimer: Timer?
+  private let clockOrigin = ContinuousClock.now
+  private var waiting: [TransferID: RunningTransfer] = [:]
   private var running: [UnsafeMutableRawPointer: RunningTransfer] = [:]
   private var runningByID: [TransferID: RunningTransfer] = [:]
-  private var runningPerHost: [String: Int] = [:]
   /// Set once `stop` has torn curl down; the thread's loop then ends.
   private(set) var isDone = false
 
-  init(configuration: ConnectionWorker.Configuration, inbox: WorkerInbox) {
+  init(configuration: ConnectionWorker.Configuration, inbox: WorkerInbox) throws(WorkerStartError) {
     self.configuration = configuration
     self.inbox = inbox
     audit = CurlThreadAudit()
     doorbell = RunLoopDoorbell()
-    multi = CurlMulti(audit: audit)
+    guard let multi = CurlMulti(audit: audit) else {
+      throw WorkerStartError(message: "libcurl could not be initialised")
+    }
+    self.multi = multi
+    admission = TransferAdmission(
+      limits: .init(
+        maxInFlight: configuration.maxInFlight, maxPerHost: configuration.maxPerHost,
+        hostDelay: configuration.hostDelay))
 
     let reference = WorkerLoopReference(self)
     let doorbell = doorbell
-    pump = SocketPump(
-      onReady: { doorbell.post { reference.loop?.drainSockets() } },
-      onTimer: { reference.loop?.curlDeadlinePassed() })
+    do {
+      pump = try SocketPump(
+        onReady: { doorbell.post { reference.loop?.drainSockets() } },
+        onTimer: { reference.loop?.curlDeadlinePassed() })
+    } catch {
+      multi.cleanup()
+      throw error
+    }
+    // Timer(fire:…) with a far date: attached for the worker's life, moved to each moment a
+    // host's delay lets a waiting transfer start.
+    let timer = Timer(fire: .distantFuture, interval: 86_400, repeats: true) { _ in
+      reference.loop?.admissionTimerFired()
+    }
+    RunLoop.current.add(timer, forMode: .default)
+    admissionTimer = timer
     let context = Unmanaged.passUnretained(self).toOpaque()
     multi.setSocketCallback(
       { _, fd, what, context, _ in
@@ -61,10 +83,11 @@ final class WorkerLoop {
     for command in inbox.takeCommands() {
       switch command {
       case .add(let id, let request, let handoff):
-        waiting.append(
-          RunningTransfer(
-            id: id, request: request, delegate: handoff.delegate,
-            isCancelRequested: { [inbox] in inbox.isCancelRequested($0) }))
+        let transfer = RunningTransfer(
+          id: id, request: request, delegate: handoff.delegate,
+          isCancelRequested: { [inbox] in inbox.isCancelRequested($0) })
+        waiting[id] = transfer
+        admission.enqueue(id, host: transfer.hostKey)
       case .cancel(let id): cancel(id)
       case .resume(let id): resume(id)
       case .stop: stop()
@@ -92,31 +115,48 @@ final class WorkerLoop {
 
   // MARK: Transfers
 
+  /// Starts every transfer the admission rules allow now, and moves the admission timer to the
+  /// next moment a host's delay ends, if something waits for one.
   private func admit() {
-    while !isDone, running.count < max(1, configuration.maxInFlight),
-      let index = waiting.firstIndex(where: {
-        runningPerHost[$0.hostKey, default: 0] < max(1, configuration.maxPerHost)
-      })
-    {
-      start(waiting.remove(at: index))
+    guard !isDone else { return }
+    while true {
+      switch admission.next(at: clockOrigin.duration(to: .now)) {
+      case .start(let id, _):
+        guard let transfer = waiting.removeValue(forKey: id) else { continue }
+        start(transfer)
+      case .waitUntil(let time):
+        let delay = time - clockOrigin.duration(to: .now)
+        admissionTimer?.fireDate = Date(timeIntervalSinceNow: max(0, delay.seconds))
+        return
+      case .waitForAnEnd, .idle:
+        admissionTimer?.fireDate = .distantFuture
+        return
+      }
     }
   }
 
+  private func admissionTimerFired() {
+    admissionTimer?.fireDate = .distantFuture
+    admit()
+  }
+
   private func start(_ transfer: RunningTransfer) {
+    transfer.handle(.started)
     let context = Unmanaged.passUnretained(transfer).toOpaque()
     guard let easy = transfer.makeHandle(audit: audit, context: context) else {
+      admission.finished(host: transfer.hostKey)
       end(transfer, .failure(TransferError(kind: .network, message: "curl_easy_init failed")))
       return
     }
     let added = multi.add(easy)
     guard added == CURLM_OK else {
+      admission.finished(host: transfer.hostKey)
       let message = String(cString: curl_multi_strerror(added))
       end(transfer, .failure(TransferError(kind: .network, message: message)))
       return
     }
     running[easy.handle] = transfer
     runningByID[transfer.id] = transfer
-    runningPerHost[transfer.hostKey, default: 0] += 1
   }
 
   private func reapFinished() {
@@ -141,7 +181,8 @@ final class WorkerLoop {
       return .failure(
         TransferError(
           kind: kind, message: message,
-          status: statusKinds.contains(kind) && status > 0 ? status : nil))
+          status: statusKinds.contains(kind) && status > 0 ? status : nil,
+          curlCode: Int(result.rawValue)))
     }
     // No body reached the write callback (a 304, an empty 200, an error status without a body):
     // the status is checked and the response offered here.
@@ -152,8 +193,8 @@ final class WorkerLoop {
   }
 
   private func cancel(_ id: TransferID) {
-    if let index = waiting.firstIndex(where: { $0.id == id }) {
-      let transfer = waiting.remove(at: index)
+    if let transfer = waiting.removeValue(forKey: id) {
+      _ = admission.withdraw(id, host: transfer.hostKey)
       transfer.markCancelled()
       end(transfer, .failure(RunningTransfer.cancelled))
     } else if let transfer = runningByID[id] {
@@ -171,7 +212,7 @@ final class WorkerLoop {
     guard let transfer = runningByID[id], transfer.isPaused, let easy = transfer.easy else {
       return
     }
-    transfer.isPaused = false
+    transfer.handle(.resumed)
     let result = easy.unpause()
     if result != CURLE_OK || transfer.abortReason != nil {
       detach(transfer)
@@ -186,14 +227,14 @@ final class WorkerLoop {
     multi.remove(easy)
     running[easy.handle] = nil
     runningByID[transfer.id] = nil
-    runningPerHost[transfer.hostKey, default: 1] -= 1
-    if runningPerHost[transfer.hostKey] == 0 { runningPerHost[transfer.hostKey] = nil }
+    admission.finished(host: transfer.hostKey)
   }
 
   /// Tells the delegate, exactly once, and forgets the transfer.
   private func end(_ transfer: RunningTransfer, _ outcome: Result<Void, TransferError>) {
     let summary = transfer.summary()
     transfer.releaseHandle()
+    transfer.handle(.ended)
     switch outcome {
     case .success: transfer.delegate.transfer(transfer.id, didFinish: summary)
     case .failure(let error):
@@ -206,8 +247,8 @@ final class WorkerLoop {
   /// Cancels everything, then tears curl down here on its own thread while the socket callback's
   /// target (this object and the pump) is alive: `curl_multi_cleanup` calls it again.
   private func stop() {
-    let queued = waiting
-    waiting = []
+    let queued = waiting.values.sorted { $0.id.rawValue < $1.id.rawValue }
+    waiting = [:]
     for transfer in queued {
       end(transfer, .failure(RunningTransfer.cancelled))
     }
@@ -218,6 +259,8 @@ final class WorkerLoop {
     multi.cleanup()
     pump?.tearDown()
     pump = nil
+    admissionTimer?.invalidate()
+    admissionTimer = nil
     isDone = true
     doorbell.stopLoop()
   }
@@ -241,3 +284,10 @@ private struct WorkerLoopReference: @unchecked Sendable {
 }
 
 @available(*, unavailable) extension WorkerLoop: Sendable {}
+
+extension Duration {
+  /// The duration in seconds, for Foundation's `Date` arithmetic.
+  var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}

@@ -13,10 +13,10 @@ import Testing
     ])
     // The whole-transfer timeout keeps running while a transfer is held back (docs/pipeline.md);
     // under a sanitizer on a busy machine this consumer takes longer than the default 30 s.
-    var options = PullOptions()
-    options.timeout = 300
-    let puller = FeedPuller(options: options)
-    defer { puller.close() }
+    var options = FeedPuller.Configuration.forLoopbackTests
+    options.timeout = .seconds(300)
+    let puller = try FeedPuller(configuration: options)
+    defer { puller.syncShutdown() }
     let limit = 64
     let stream = puller.records(server.url("/big"), bufferLimit: limit)
     var iterator = stream.makeAsyncIterator()
@@ -51,8 +51,8 @@ import Testing
         framing: .chunked,
         steps: [.send(Array("<rss version=\"2.0\"><channel><title>x</title>".utf8)), .stallForever])
     ])
-    let puller = FeedPuller()
-    defer { puller.close() }
+    let puller = try FeedPuller(configuration: .forLoopbackTests)
+    defer { puller.syncShutdown() }
     let stream = puller.records(server.url("/stall"))
     let consumer = Task {
       var count = 0

@@ -18,7 +18,8 @@ import Testing
       .write(to: list, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: list) }
 
-    let result = try FeedpullProcess.run(["-j", "16", "-i", list.path], deadline: 120)
+    let result = try FeedpullProcess.run(
+      ["-j", "16", "--per-host", "16", "--host-delay", "0", "-i", list.path], deadline: 120)
     #expect(result.status == 0, "\(result.stderr.suffix(4000))")
     let records = result.records
     let ends = records.filter { $0["type"] as? String == "end" }
@@ -35,7 +36,9 @@ import Testing
       "/gone": .ok("<html>gone</html>", headers: [("Content-Type", "text/html")], status: 410),
       "/feed": .ok(rssFeed(items: 1)),
     ])
-    let result = try FeedpullProcess.run(["-f", "jsonl", server.url("/gone"), server.url("/feed")])
+    let result = try FeedpullProcess.run([
+      "-f", "jsonl", "--host-delay", "0", server.url("/gone"), server.url("/feed"),
+    ])
     #expect(result.status == 1)
     #expect(result.stderr.contains("http"))
     let end = result.records.first { $0["source"] as? String == server.url("/gone") }
@@ -67,7 +70,8 @@ import Testing
     }
     let server = try LoopbackHTTPServer(routes: routes)
     let result = try MeasuredProcess.run(
-      ["-f", "jsonl", "-j", "16"] + (0..<16).map { server.url("/big/\($0)") }, deadline: 120)
+      ["-f", "jsonl", "-j", "16", "--per-host", "16", "--host-delay", "0"]
+        + (0..<16).map { server.url("/big/\($0)") }, deadline: 120)
     #expect(result.status == 0)
     let items = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"type\":\"item\"") }
     #expect(items.count == 16 * 40_000)

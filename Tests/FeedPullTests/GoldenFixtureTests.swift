@@ -11,9 +11,9 @@ import Testing
   func matchesGolden(_ fixture: String) throws {
     let path = RepositoryPaths.fixtures.appendingPathComponent(fixture).path
     let collector = PullRecordCollector()
-    let puller = FeedPuller()
+    let puller = try FeedPuller(configuration: .forLoopbackTests)
     puller.pull([PullSource(path)], into: collector)
-    puller.close()
+    puller.syncShutdown()
     let actual = GoldenFixtures.normalized(collector.records.map(JSONLinesEncoding.line))
     let goldenURL = RepositoryPaths.fixtures.appendingPathComponent(
       GoldenFixtures.golden(fixture))

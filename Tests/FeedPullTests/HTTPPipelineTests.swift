@@ -8,12 +8,13 @@ import Testing
 @Suite struct HTTPPipelineTests {
   /// Pulls `paths` from `server` and returns the records once every source has ended.
   func pull(
-    _ server: LoopbackHTTPServer, _ paths: [String], options: PullOptions = PullOptions()
-  ) -> RecordLatch {
+    _ server: LoopbackHTTPServer, _ paths: [String],
+    options: FeedPuller.Configuration = .forLoopbackTests
+  ) throws -> RecordLatch {
     let latch = RecordLatch()
-    let puller = FeedPuller(options: options)
+    let puller = try FeedPuller(configuration: options)
     puller.pull(paths.map { PullSource(server.url($0)) }, into: latch)
-    puller.close()
+    puller.syncShutdown()
     return latch
   }
 
@@ -22,7 +23,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/feed": .ok(page, headers: [("Content-Type", "text/html")], status: 500)
     ])
-    let latch = pull(server, ["/feed"])
+    let latch = try pull(server, ["/feed"])
     #expect(latch.records.count == 1, "no feed record and no items for an error page")
     let end = try #require(latch.endRecords.first)
     #expect(end.error == PullError(kind: .http, message: end.error?.message ?? "", status: 500))
@@ -36,13 +37,13 @@ import Testing
       "/drip": HTTPScript(framing: .chunked, steps: [.send(Array(head.utf8)), .stallForever])
     ])
     let latch = RecordLatch()
-    let puller = FeedPuller()
+    let puller = try FeedPuller(configuration: .forLoopbackTests)
     let batch = puller.start([PullSource(server.url("/drip"))], into: latch) { _ in }
     #expect(latch.items.wait(timeout: 10), "the first item must come before the body ends")
     #expect(latch.endRecords.isEmpty)
     batch.cancel()
     #expect(latch.ends.wait(timeout: 10))
-    puller.close()
+    puller.syncShutdown()
     let end = try #require(latch.endRecords.first)
     #expect(end.error?.kind == .cancelled)
     #expect(end.items == 1, "an item that arrived is kept and counted")
@@ -57,7 +58,7 @@ import Testing
         framing: .declaredLength(body.utf8.count),
         steps: [.send(Array(body[..<cut].utf8)), .reset])
     ])
-    let latch = pull(server, ["/cut"])
+    let latch = try pull(server, ["/cut"])
     #expect(latch.itemTitles == ["Item 0", "Item 1"])
     let end = try #require(latch.endRecords.first)
     #expect(end.error?.kind == .network)
@@ -69,10 +70,10 @@ import Testing
       "/stall": HTTPScript(
         framing: .chunked, steps: [.send(Array(rssFeed(items: 1).prefix(80).utf8)), .stallForever])
     ])
-    var options = PullOptions()
-    options.timeout = 1
+    var options = FeedPuller.Configuration.forLoopbackTests
+    options.timeout = .seconds(1)
     let started = Date()
-    let latch = pull(server, ["/stall"], options: options)
+    let latch = try pull(server, ["/stall"], options: options)
     let elapsed = Date().timeIntervalSince(started)
     #expect(latch.endRecords.first?.error?.kind == .timeout)
     #expect(elapsed >= 0.9 && elapsed < 3, "timed out after \(elapsed) s")
@@ -83,9 +84,9 @@ import Testing
       "/feed": HTTPScript(status: 304, headers: [("ETag", "\"v1\"")])
     ])
     let latch = RecordLatch()
-    let puller = FeedPuller()
+    let puller = try FeedPuller(configuration: .forLoopbackTests)
     puller.pull([PullSource(server.url("/feed"), ifNoneMatch: "\"v1\"")], into: latch)
-    puller.close()
+    puller.syncShutdown()
     let end = try #require(latch.endRecords.first)
     #expect(end.ok && end.notModified && end.items == 0)
     #expect(end.status == 304)
@@ -104,7 +105,7 @@ import Testing
           ("Last-Modified", "Sat, 01 Nov 2025 00:00:00 GMT"),
         ]),
     ])
-    let latch = pull(server, ["/old"])
+    let latch = try pull(server, ["/old"])
     let end = try #require(latch.endRecords.first)
     #expect(end.ok)
     #expect(end.url == server.url("/feed"))
@@ -123,7 +124,7 @@ import Testing
 
   @Test func redirectToAFileIsRefused() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .redirect(302, to: "file:///etc/passwd")])
-    let latch = pull(server, ["/feed"])
+    let latch = try pull(server, ["/feed"])
     #expect(latch.endRecords.first?.error?.kind == .protocol)
     #expect(latch.records.count == 1)
   }
@@ -138,7 +139,7 @@ import Testing
         headers: [("Content-Type", "application/xml; charset=Shift_JIS")],
         steps: [.send(Array(bytes))])
     ])
-    let latch = pull(server, ["/sjis"])
+    let latch = try pull(server, ["/sjis"])
     #expect(latch.itemTitles == ["ゾウの話"])
     #expect(latch.endRecords.first?.encoding == "shift_jis")
   }
@@ -162,7 +163,7 @@ import Testing
         headers: [("Content-Type", "application/rss+xml; charset=\(httpCharset)")],
         steps: [.send(body)])
     ])
-    let latch = pull(server, ["/feed"])
+    let latch = try pull(server, ["/feed"])
     #expect(latch.itemTitles == [expected])
     #expect(!(latch.itemTitles.first ?? "").contains("Ã"))
   }
@@ -174,14 +175,14 @@ import Testing
   func documentsThatAreNotFeeds(_ body: String, _ type: String) throws {
     let server = try LoopbackHTTPServer(routes: ["/x": .ok(body, headers: [("Content-Type", type)])]
     )
-    let latch = pull(server, ["/x"])
+    let latch = try pull(server, ["/x"])
     #expect(latch.endRecords.first?.error?.kind == .notAFeed)
     #expect(latch.itemTitles.isEmpty)
   }
 
   @Test func emptyBodyIsAnXMLError() throws {
     let server = try LoopbackHTTPServer(routes: ["/empty": .ok("")])
-    let latch = pull(server, ["/empty"])
+    let latch = try pull(server, ["/empty"])
     #expect(latch.endRecords.first?.error?.kind == .xml)
   }
 
@@ -196,7 +197,7 @@ import Testing
                 contentsOf: RepositoryPaths.fixtures.appendingPathComponent("http/feed.xml.gz"))))
         ])
     ])
-    let latch = pull(server, ["/feed.gz"])
+    let latch = try pull(server, ["/feed.gz"])
     let plain = try Data(
       contentsOf: RepositoryPaths.fixtures.appendingPathComponent("http/feed.xml"))
     let end = try #require(latch.endRecords.first)
@@ -211,9 +212,9 @@ import Testing
       routes["/feed/\(index)"] = .ok(rssFeed(items: 5, title: "Feed \(index)", from: index * 5))
     }
     let server = try LoopbackHTTPServer(routes: routes)
-    var options = PullOptions()
-    options.jobs = 16
-    let latch = pull(server, (0..<200).map { "/feed/\($0)" }, options: options)
+    var options = FeedPuller.Configuration.forLoopbackTests
+    options.maxConcurrentTransfers = 16
+    let latch = try pull(server, (0..<200).map { "/feed/\($0)" }, options: options)
     let ends = latch.endRecords
     #expect(ends.count == 200)
     #expect(ends.allSatisfy { $0.ok && $0.items == 5 })
@@ -258,9 +259,9 @@ private final class StallingSink: PullRecordSink {
       "/big": HTTPScript(framing: .chunked, steps: [.send(Array(rssFeed(items: count).utf8))])
     ])
     let sink = StallingSink()
-    let puller = FeedPuller()
+    let puller = try FeedPuller(configuration: .forLoopbackTests)
     puller.pull([PullSource(server.url("/big"))], into: sink)
-    puller.close()
+    puller.syncShutdown()
     let indexes = sink.latch.records.compactMap { record -> Int? in
       if case .item(let item) = record { return item.item.index }
       return nil

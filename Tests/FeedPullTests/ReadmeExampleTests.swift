@@ -16,19 +16,19 @@ import Testing
     func flush() {}
   }
 
-  @Test func delegateExample() {
+  @Test func delegateExample() throws {
     let printer = Printer()
-    let puller = FeedPuller()
+    let puller = try FeedPuller()
     let ends = puller.pull([PullSource(RepositoryPaths.feeds.path + "/rss20.xml")], into: printer)
-    puller.close()
+    puller.syncShutdown()
     #expect(ends.allSatisfy { $0.ok })
     let titles = printer.titles.withLock { $0 }
     #expect(!titles.isEmpty)
   }
 
-  @Test func asyncExample() async {
+  @Test func asyncExample() async throws {
     var lines: [String] = []
-    let puller = FeedPuller()
+    let puller = try FeedPuller()
     for await record in puller.records(RepositoryPaths.feeds.path + "/atom10.xml") {
       switch record {
       case .feed(let feed): lines.append("feed: " + (feed.channel.title ?? ""))
@@ -37,7 +37,7 @@ import Testing
         lines.append(end.ok ? "ok, \(end.items) items" : "failed: \(end.error?.message ?? "")")
       }
     }
-    puller.close()
+    puller.syncShutdown()
     #expect(lines.first?.hasPrefix("feed: ") == true)
     #expect(lines.last?.hasPrefix("ok, ") == true)
     #expect(lines.count >= 3)

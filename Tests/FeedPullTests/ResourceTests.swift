@@ -15,10 +15,10 @@ import Testing
       "/feed": .ok(rssFeed(items: 2)),
       "/gone": .ok("<html>gone</html>", status: 404),
     ])
-    var options = PullOptions()
-    options.jobs = 16
-    let puller = FeedPuller(options: options)
-    defer { puller.close() }
+    var options = FeedPuller.Configuration.forLoopbackTests
+    options.maxConcurrentTransfers = 16
+    let puller = try FeedPuller(configuration: options)
+    defer { puller.syncShutdown() }
     func pull(_ count: Int, from start: Int) {
       // Distinct query strings: a source given twice would be pulled once.
       let sources = (start..<start + count).map {
@@ -53,7 +53,8 @@ import Testing
       try (0..<count).map { server.url("/feed?\($0)") }.joined(separator: "\n")
         .write(to: list, atomically: true, encoding: .utf8)
       let result = try MeasuredProcess.run(
-        ["-f", "jsonl", "-j", "16", "-i", list.path], deadline: 300)
+        ["-f", "jsonl", "-j", "16", "--per-host", "16", "--host-delay", "0", "-i", list.path],
+        deadline: 300)
       #expect(result.status == 0)
       return result.peakMemoryBytes
     }

@@ -10,7 +10,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/feed": HTTPScript(framing: .chunked, steps: parts.map { .send(Array($0.utf8)) })
     ])
-    let log = runTransfer(TransferRequest(server, "/feed"))
+    let log = try runTransfer(TransferRequest(server, "/feed"))
     #expect(log.error == nil)
     #expect(String(decoding: log.body, as: UTF8.self) == parts.joined())
     #expect(log.summary?.bodyBytes == Int64(parts.joined().utf8.count))
@@ -20,7 +20,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/feed": HTTPScript(framing: .closeDelimited, steps: [.send(Array("<rss/>".utf8))])
     ])
-    let log = runTransfer(TransferRequest(server, "/feed"))
+    let log = try runTransfer(TransferRequest(server, "/feed"))
     #expect(log.error == nil)
     #expect(log.body == Array("<rss/>".utf8))
   }
@@ -30,7 +30,7 @@ import Testing
       "/feed.gz": HTTPScript(
         headers: [("Content-Encoding", "gzip")], steps: [.send(try httpFixture("feed.xml.gz"))])
     ])
-    let log = runTransfer(TransferRequest(server, "/feed.gz"))
+    let log = try runTransfer(TransferRequest(server, "/feed.gz"))
     #expect(log.error == nil)
     #expect(log.body == (try httpFixture("feed.xml")))
     #expect(log.summary?.bodyBytes == Int64(try httpFixture("feed.xml").count))
@@ -44,7 +44,7 @@ import Testing
     ])
     var request = TransferRequest(server, "/bomb")
     request.maxBodyBytes = 1_000_003
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     #expect(log.error?.kind == .tooLarge)
     #expect(log.body.count == 1_000_003)
     #expect(log.body.allSatisfy { $0 == 0 })
@@ -58,7 +58,7 @@ import Testing
     ])
     var request = TransferRequest(server, "/endless")
     request.maxBodyBytes = 100_000
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     #expect(log.error?.kind == .tooLarge)
     #expect(log.body.count == 100_000)
   }
@@ -69,7 +69,7 @@ import Testing
     ])
     var request = TransferRequest(server, "/feed")
     request.maxBodyBytes = 5000
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     #expect(log.error == nil)
     #expect(log.body.count == 5000)
   }
@@ -85,7 +85,7 @@ import Testing
           .wait(1.5), .send(Array("</rss>".utf8)),
         ])
     ])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     let log = TransferLog()
     let arrivals = ArrivalClock()
@@ -109,9 +109,9 @@ import Testing
         framing: .chunked, steps: [.send(Array("<rss>".utf8)), .stallForever])
     ])
     var request = TransferRequest(server, "/stall")
-    request.timeout = 1.5
+    request.timeout = .milliseconds(1500)
     let started = ProcessInfo.processInfo.systemUptime
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     let elapsed = ProcessInfo.processInfo.systemUptime - started
     #expect(log.error?.kind == .timeout)
     #expect(log.body == Array("<rss>".utf8))
@@ -123,10 +123,10 @@ import Testing
       "/silent": .silent
     ])
     var request = TransferRequest(server, "/silent")
-    request.timeout = 60
-    request.lowSpeedTime = 1
+    request.timeout = .seconds(60)
+    request.lowSpeedTime = .seconds(1)
     let started = ProcessInfo.processInfo.systemUptime
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     let elapsed = ProcessInfo.processInfo.systemUptime - started
     #expect(log.error?.kind == .timeout)
     #expect(elapsed < 5, "low-speed limit took \(elapsed) s")
@@ -138,7 +138,7 @@ import Testing
         framing: .chunked,
         steps: [.send(Array("<rss><item/>".utf8)), .wait(0.1), .reset])
     ])
-    let log = runTransfer(TransferRequest(server, "/reset"))
+    let log = try runTransfer(TransferRequest(server, "/reset"))
     #expect(log.error?.kind == .network)
     #expect(log.body == Array("<rss><item/>".utf8))
   }
@@ -147,7 +147,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/short": HTTPScript(framing: .declaredLength(1000), steps: [.send(Array("<rss/>".utf8))])
     ])
-    let log = runTransfer(TransferRequest(server, "/short"))
+    let log = try runTransfer(TransferRequest(server, "/short"))
     #expect(log.error?.kind == .network)
     #expect(log.body == Array("<rss/>".utf8))
   }
@@ -156,7 +156,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/cut": HTTPScript(framing: .chunkedWithoutLastChunk, steps: [.send(Array("<rss/>".utf8))])
     ])
-    let log = runTransfer(TransferRequest(server, "/cut"))
+    let log = try runTransfer(TransferRequest(server, "/cut"))
     #expect(log.error?.kind == .network)
     #expect(log.body == Array("<rss/>".utf8))
   }

@@ -16,7 +16,7 @@ import Testing
 
   @Test func cancelFromAnotherThreadMidBodyEndsOnceWithCancelled() throws {
     let server = try LoopbackHTTPServer(routes: ["/drip": Self.drip])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     let log = TransferLog()
     let cancelReturned = Atomic<Bool>(false)
     let chunksStartedAfterCancel = Atomic<Int>(0)
@@ -49,7 +49,7 @@ import Testing
 
   @Test func cancelFromTheDelegateStopsAtOnce() throws {
     let server = try LoopbackHTTPServer(routes: ["/drip": Self.drip])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     let log = TransferLog()
     let ownID = Locked<TransferID?>(nil)
@@ -69,9 +69,9 @@ import Testing
 
   @Test func cancelWhileQueuedEndsWithCancelledAndNeverConnects() throws {
     let server = try LoopbackHTTPServer(routes: ["/silent": .silent, "/feed": .ok("<rss/>")])
-    var configuration = ConnectionWorker.Configuration()
+    var configuration = ConnectionWorker.Configuration.forLoopbackTests
     configuration.maxInFlight = 1
-    let worker = ConnectionWorker(configuration: configuration)
+    let worker = try ConnectionWorker(configuration: configuration)
     defer { worker.stop() }
     let blocker = TransferLog()
     let blockerID = worker.add(
@@ -90,7 +90,7 @@ import Testing
 
   @Test func cancelAfterTheEndChangesNothing() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .ok("<rss/>")])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     let log = TransferLog()
     let id = worker.add(TransferRequest(server, "/feed"), delegate: LoggingDelegate(log))
     #expect(log.ended.wait(timeout: 10))
@@ -116,7 +116,7 @@ import Testing
           .send(Array(body[$0..<min($0 + 7000, body.count)]))
         } + [.mark("sent")])
     ])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     let log = TransferLog()
     let pauses = EventLatch()
     let ownID = Locked<TransferID?>(nil)
@@ -161,7 +161,7 @@ import Testing
           .send(Array(body[..<1000])), .wait(0.05), .send(Array(body[1000...])), .mark("sent"),
         ])
     ])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     let log = TransferLog()
     let ownID = Locked<TransferID?>(nil)
@@ -189,8 +189,8 @@ import Testing
   @Test func pausedTransferTimesOut() throws {
     let server = try LoopbackHTTPServer(routes: ["/drip": Self.drip])
     var request = TransferRequest(server, "/drip")
-    request.timeout = 1
-    let log = runTransfer(request) { LoggingDelegate($0, onChunk: { _ in .pause }) }
+    request.timeout = .seconds(1)
+    let log = try runTransfer(request) { LoggingDelegate($0, onChunk: { _ in .pause }) }
     #expect(log.error?.kind == .timeout)
     #expect(log.body.isEmpty)
   }

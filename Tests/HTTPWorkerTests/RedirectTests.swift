@@ -17,7 +17,7 @@ import Testing
   @Test(arguments: [([301], true), ([301, 308], true), ([301, 302], false), ([307], false)])
   func chainEndsAtFinalURL(statuses: [Int], permanent: Bool) throws {
     let server = try chainServer(statuses)
-    let log = runTransfer(TransferRequest(server, "/hop/0"))
+    let log = try runTransfer(TransferRequest(server, "/hop/0"))
     #expect(log.error == nil)
     #expect(log.response?.url == server.url("/hop/\(statuses.count)"))
     #expect(log.response?.permanentRedirect == permanent)
@@ -29,7 +29,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/a": .redirect(302, to: "/b"), "/b": .redirect(302, to: "/a"),
     ])
-    let log = runTransfer(TransferRequest(server, "/a"))
+    let log = try runTransfer(TransferRequest(server, "/a"))
     #expect(log.error?.kind == .redirects)
     #expect(log.error?.status == 302)
     #expect(log.body.isEmpty)
@@ -39,7 +39,7 @@ import Testing
     let server = try chainServer([301, 301, 301])
     var request = TransferRequest(server, "/hop/0")
     request.maxRedirects = 2
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     #expect(log.error?.kind == .redirects)
     #expect(log.error?.status == 301)
     #expect(server.requests.count == 3)
@@ -49,7 +49,7 @@ import Testing
     let server = try chainServer([301, 301])
     var request = TransferRequest(server, "/hop/0")
     request.maxRedirects = 2
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     #expect(log.error == nil)
   }
 
@@ -57,7 +57,7 @@ import Testing
     let server = try chainServer([302])
     var request = TransferRequest(server, "/hop/0")
     request.maxRedirects = 0
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     #expect(log.error?.kind == .redirects)
     #expect(log.error?.status == 302)
     #expect(log.body.isEmpty)
@@ -67,7 +67,7 @@ import Testing
 
   @Test func redirectToFileSchemeIsProtocolErrorAndReadsNothing() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .redirect(302, to: "file:///etc/passwd")])
-    let log = runTransfer(TransferRequest(server, "/feed"))
+    let log = try runTransfer(TransferRequest(server, "/feed"))
     #expect(log.error?.kind == .protocol)
     #expect(log.error?.status == 302)
     #expect(log.body.isEmpty)
@@ -76,7 +76,7 @@ import Testing
 
   @Test func redirectWithoutLocationIsAnHTTPError() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .ok("moved?", status: 302)])
-    let log = runTransfer(TransferRequest(server, "/feed"))
+    let log = try runTransfer(TransferRequest(server, "/feed"))
     #expect(log.error?.kind == .http)
     #expect(log.error?.status == 302)
   }

@@ -16,7 +16,7 @@ import Testing
         ],
         steps: [.send(Array("<rss>".utf8)), .wait(0.05), .send(Array("</rss>".utf8))])
     ])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     let log = TransferLog()
     worker.add(TransferRequest(server, "/feed"), delegate: LoggingDelegate(log))
@@ -40,7 +40,7 @@ import Testing
     request.userAgent = "feedpull-test/1.0"
     request.ifNoneMatch = "\"v1\""
     request.ifModifiedSince = "Sat, 29 Oct 1994 19:43:31 GMT"
-    _ = runTransfer(request)
+    _ = try runTransfer(request)
     let sent = try #require(server.requests.first)
     #expect(sent.method == "GET")
     #expect(sent.target == "/feed")
@@ -56,7 +56,7 @@ import Testing
 
   @Test func noConditionalHeadersUnlessAsked() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .ok("<rss/>")])
-    _ = runTransfer(TransferRequest(server, "/feed"))
+    _ = try runTransfer(TransferRequest(server, "/feed"))
     let sent = try #require(server.requests.first)
     #expect(sent.headers["if-none-match"] == nil)
     #expect(sent.headers["if-modified-since"] == nil)
@@ -69,7 +69,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/feed": .ok(html, headers: [("Content-Type", "text/html")], status: status)
     ])
-    let log = runTransfer(TransferRequest(server, "/feed"))
+    let log = try runTransfer(TransferRequest(server, "/feed"))
     #expect(log.error?.kind == .http)
     #expect(log.error?.status == status)
     #expect(log.body.isEmpty)
@@ -80,7 +80,7 @@ import Testing
 
   @Test func errorStatusWithoutBodyFailsWithHTTP() throws {
     let server = try LoopbackHTTPServer(routes: ["/gone": HTTPScript(status: 500)])
-    let log = runTransfer(TransferRequest(server, "/gone"))
+    let log = try runTransfer(TransferRequest(server, "/gone"))
     #expect(log.error?.kind == .http)
     #expect(log.error?.status == 500)
     #expect(log.response == nil)
@@ -92,7 +92,7 @@ import Testing
     ])
     var request = TransferRequest(server, "/feed")
     request.ifNoneMatch = "\"v1\""
-    let log = runTransfer(request)
+    let log = try runTransfer(request)
     #expect(log.all.count == 2)
     #expect(log.response?.status == 304)
     #expect(log.response?.etag == "\"v1\"")
@@ -103,7 +103,7 @@ import Testing
 
   @Test func emptyOKStillGetsItsResponse() throws {
     let server = try LoopbackHTTPServer(routes: ["/empty": HTTPScript()])
-    let log = runTransfer(TransferRequest(server, "/empty"))
+    let log = try runTransfer(TransferRequest(server, "/empty"))
     #expect(log.response?.status == 200)
     #expect(log.body.isEmpty)
     #expect(log.error == nil)
@@ -113,7 +113,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/feed": .ok("slow down", headers: [("Retry-After", "120")], status: 429)
     ])
-    let log = runTransfer(TransferRequest(server, "/feed"))
+    let log = try runTransfer(TransferRequest(server, "/feed"))
     #expect(log.error?.kind == .http)
     #expect(log.error?.status == 429)
     #expect(log.summary?.response?.retryAfter == 120)
@@ -129,7 +129,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/feed": .ok("busy", headers: [("Retry-After", date)], status: 503)
     ])
-    let log = runTransfer(TransferRequest(server, "/feed"))
+    let log = try runTransfer(TransferRequest(server, "/feed"))
     #expect(log.error?.status == 503)
     let seconds = try #require(log.summary?.response?.retryAfter)
     #expect((3590...3601).contains(seconds))
@@ -140,7 +140,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/feed": .ok("<rss/>", headers: [("X-Padding", big), ("ETag", "W/\"big\"")])
     ])
-    let log = runTransfer(TransferRequest(server, "/feed"))
+    let log = try runTransfer(TransferRequest(server, "/feed"))
     #expect(log.error == nil)
     #expect(log.response?.etag == "W/\"big\"")
     #expect(log.body == Array("<rss/>".utf8))
@@ -148,7 +148,7 @@ import Testing
 
   @Test func delegateCancellingTheResponseGetsNoBody() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .ok("<rss/>")])
-    let log = runTransfer(TransferRequest(server, "/feed")) {
+    let log = try runTransfer(TransferRequest(server, "/feed")) {
       LoggingDelegate($0, onResponse: { _ in .cancel })
     }
     #expect(log.error?.kind == .cancelled)
@@ -160,14 +160,14 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [:])
     let url = server.url("/feed")
     server.stop()
-    let log = runTransfer(TransferRequest(url: url))
+    let log = try runTransfer(TransferRequest(url: url))
     #expect(log.error?.kind == .network)
     #expect(log.error?.message.isEmpty == false)
     #expect(log.summary?.response == nil)
   }
 
-  @Test func unsupportedSchemeIsProtocolError() {
-    let log = runTransfer(TransferRequest(url: "ftp://127.0.0.1/feed"))
+  @Test func unsupportedSchemeIsProtocolError() throws {
+    let log = try runTransfer(TransferRequest(url: "ftp://127.0.0.1/feed"))
     #expect(log.error?.kind == .protocol)
   }
 }

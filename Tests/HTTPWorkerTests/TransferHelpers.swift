@@ -7,8 +7,8 @@ import Testing
 func runTransfer(
   _ request: TransferRequest, waitAtMost timeout: Double = 10,
   delegate makeDelegate: (TransferLog) -> LoggingDelegate = { LoggingDelegate($0) }
-) -> TransferLog {
-  let worker = ConnectionWorker()
+) throws -> TransferLog {
+  let worker = try ConnectionWorker(configuration: .forLoopbackTests)
   defer { worker.stop() }
   let log = TransferLog()
   worker.add(request, delegate: makeDelegate(log))

@@ -73,10 +73,10 @@ import Testing
         framing: .chunked,
         steps: [.send(Array("<rss>".utf8)), .wait(0.01), .send(Array("</rss>".utf8))])
     ])
-    var configuration = ConnectionWorker.Configuration()
+    var configuration = ConnectionWorker.Configuration.forLoopbackTests
     configuration.maxInFlight = 16
     configuration.maxPerHost = 16
-    let worker = ConnectionWorker(configuration: configuration)
+    let worker = try ConnectionWorker(configuration: configuration)
     let gauge = InFlightGauge()
     let logs = (0..<200).map { _ in TransferLog() }
     let adders = (0..<4).map { part in
@@ -106,10 +106,10 @@ import Testing
     let slow = HTTPScript(steps: [.wait(0.05), .send(Array("<rss/>".utf8))])
     let first = try LoopbackHTTPServer(routes: ["/feed": slow])
     let second = try LoopbackHTTPServer(routes: ["/feed": slow])
-    var configuration = ConnectionWorker.Configuration()
+    var configuration = ConnectionWorker.Configuration.forLoopbackTests
     configuration.maxInFlight = 6
     configuration.maxPerHost = 2
-    let worker = ConnectionWorker(configuration: configuration)
+    let worker = try ConnectionWorker(configuration: configuration)
     defer { worker.stop() }
     let gauge = InFlightGauge()
     var logs: [TransferLog] = []
@@ -133,9 +133,9 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [
       "/stall": HTTPScript(framing: .chunked, steps: [.send(Array("<rss>".utf8)), .stallForever])
     ])
-    var configuration = ConnectionWorker.Configuration()
+    var configuration = ConnectionWorker.Configuration.forLoopbackTests
     configuration.maxInFlight = 4
-    let worker = ConnectionWorker(configuration: configuration)
+    let worker = try ConnectionWorker(configuration: configuration)
     let logs = (0..<12).map { _ in TransferLog() }
     for log in logs {
       worker.add(TransferRequest(server, "/stall"), delegate: LoggingDelegate(log))
@@ -157,7 +157,7 @@ import Testing
 
   @Test func stopFromADelegateEndsEverythingWithoutDeadlock() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .ok("<rss/>"), "/silent": .silent])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     let silent = TransferLog()
     worker.add(TransferRequest(server, "/silent"), delegate: LoggingDelegate(silent))
     #expect(server.requestsReceived.wait(timeout: 10))
@@ -181,7 +181,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: ["/silent": .silent])
     let log = TransferLog()
     do {
-      let worker = ConnectionWorker()
+      let worker = try ConnectionWorker(configuration: .forLoopbackTests)
       worker.add(TransferRequest(server, "/silent"), delegate: LoggingDelegate(log))
       #expect(server.requestsReceived.wait(timeout: 10))
     }
@@ -194,7 +194,7 @@ import Testing
       "/feed": .ok("<rss/>"), "/silent": .silent,
       "/drip": HTTPScript(framing: .chunked, steps: [.send([65]), .wait(0.05), .send([66])]),
     ])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     let logs = (0..<3).map { _ in TransferLog() }
     worker.add(TransferRequest(server, "/feed"), delegate: LoggingDelegate(logs[0]))
     let silent = worker.add(TransferRequest(server, "/silent"), delegate: LoggingDelegate(logs[1]))
@@ -226,7 +226,7 @@ import Testing
   /// Three transfers wait on servers that never answer: the worker must sleep, not poll.
   @Test func waitingOnSilentServersCostsAlmostNoCPU() throws {
     let servers = try (0..<3).map { _ in try LoopbackHTTPServer(routes: ["/silent": .silent]) }
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     let logs = servers.map { server in
       let log = TransferLog()
@@ -248,7 +248,7 @@ import Testing
   }
 
   @Test func workerWithoutTransfersSleeps() throws {
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     let before = try #require(worker.audit.ownerCPUSeconds)
     #expect(!EventLatch().wait(timeout: 1))
@@ -268,7 +268,7 @@ import Testing
 @Suite struct WakeLatencyTests {
   @Test func cancelFromAnotherThreadReachesTheSleepingWorkerWithinMilliseconds() throws {
     let server = try LoopbackHTTPServer(routes: ["/silent": .silent])
-    let worker = ConnectionWorker()
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     var latencies: [Double] = []
     for round in 1...20 {

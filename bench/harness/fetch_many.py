@@ -196,7 +196,10 @@ def run(ctx):
         for kind in ("plain", "gzip"):
             url_file, curl_config, sfeedrc, count = write_lists(ctx, nginx.port, corpus, kind)
             tools = [
-                ("feedpull", [ctx.feedpull, "--format", "jsonl", "-q", "-j", str(JOBS), "-i",
+                ("feedpull", [ctx.feedpull, "--format", "jsonl", "-q", "-j", str(JOBS),
+                              # One loopback server is one "site": politeness off, as for
+                              # the baselines, which have none.
+                              "--per-host", str(JOBS), "--host-delay", "0", "-i",
                               url_file], b'"type":"item"'),
                 ("C curl multi + SAX push (baseline)", [ctx.multi_baseline, "-j", str(JOBS),
                                                         url_file], b'"type":"item"'),

@@ -51,8 +51,8 @@ def run(ctx):
     with open(url_file, "w") as f:
         f.write("\n".join(urls) + "\n")
     clients = [
-        ("feedpull", [ctx.feedpull, "--format", "jsonl", "-q", "--timeout", str(WAIT_SECONDS)]
-         + urls),
+        ("feedpull", [ctx.feedpull, "--format", "jsonl", "-q", "--timeout", str(WAIT_SECONDS),
+                      "--per-host", "16", "--host-delay", "0"] + urls),
         ("C curl multi (baseline)", [ctx.multi_baseline, "--timeout", str(WAIT_SECONDS),
                                      url_file]),
     ]

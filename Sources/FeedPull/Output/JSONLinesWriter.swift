@@ -1,7 +1,7 @@
 import HTTPWorker
 import Synchronization
 
-/// Writes records as the contract's JSON Lines to a file descriptor (standard output for the
+/// Writes records as JSON Lines (docs/format.md) to a file descriptor (standard output for the
 /// CLI). Records are encoded into one buffer and written at each `flush`, so a parsed chunk
 /// with a hundred items costs one `write`, not a hundred.
 public final class JSONLinesWriter: PullRecordSink {
@@ -9,14 +9,17 @@ public final class JSONLinesWriter: PullRecordSink {
   private let pending = TSanVisibleMutex(JSONLineBuffer())
   /// Past this, a buffer is written out without waiting for the next flush.
   private let highWater = 1 << 16
-  private let failedFlag = Atomic<Bool>(false)
 
-  public init(fileDescriptor: Int32) {
-    output = FileDescriptorOutput(fileDescriptor: fileDescriptor)
+  /// - Parameter onWriteFailure: called once, with `strerror`'s text, when a write fails (a full
+  ///   disk, a closed pipe); output after it is dropped.
+  public init(
+    fileDescriptor: Int32, onWriteFailure: (@Sendable (String) -> Void)? = nil
+  ) {
+    output = FileDescriptorOutput(fileDescriptor: fileDescriptor, onFailure: onWriteFailure)
   }
 
   /// True once a write failed (the reader closed the pipe): further output is dropped.
-  public var failed: Bool { failedFlag.load(ordering: .relaxed) }
+  public var failed: Bool { output.failureMessage != nil }
 
   public func receive(_ record: PullRecord) {
     pending.withLock { buffer in
@@ -33,9 +36,7 @@ public final class JSONLinesWriter: PullRecordSink {
 
   /// Writes and empties `buffer`; runs under the lock so records keep their order.
   private func write(_ buffer: inout JSONLineBuffer) {
-    if !failed && !buffer.bytes.withUnsafeBytes({ output.write($0) }) {
-      failedFlag.store(true, ordering: .relaxed)
-    }
+    _ = buffer.bytes.withUnsafeBytes { output.write($0) }
     buffer.removeAll()
   }
 }

@@ -25,10 +25,16 @@ public final class TextWriter: PullRecordSink {
   private let columns: Int
   private let state = TSanVisibleMutex(State())
 
-  public init(fileDescriptor: Int32, columns: Int = 80) {
-    output = FileDescriptorOutput(fileDescriptor: fileDescriptor)
+  /// - Parameter onWriteFailure: called once, with `strerror`'s text, when a write fails.
+  public init(
+    fileDescriptor: Int32, columns: Int = 80, onWriteFailure: (@Sendable (String) -> Void)? = nil
+  ) {
+    output = FileDescriptorOutput(fileDescriptor: fileDescriptor, onFailure: onWriteFailure)
     self.columns = max(40, columns)
   }
+
+  /// True once a write failed; further output is dropped.
+  public var failed: Bool { output.failureMessage != nil }
 
   public func receive(_ record: PullRecord) {
     state.withLock { state in

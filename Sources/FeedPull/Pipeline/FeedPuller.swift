@@ -3,10 +3,22 @@ import Foundation
 import HTTPWorker
 import Synchronization
 
-/// Pulls sources into a record sink: http(s) URLs through one `ConnectionWorker`, files and
-/// standard input on reader threads, every body through its own streaming parser.
+/// Pulls sources into a record sink or an async sequence: http(s) URLs through one
+/// `ConnectionWorker` (one thread with its own run loop that alone owns libcurl), files and
+/// standard input on reader threads, every body through its own streaming parser, so that each
+/// item is handed over the moment it is parsed.
+///
+/// ```swift
+/// let puller = try FeedPuller()
+/// let ends = await puller.pull([PullSource("https://example.com/feed.xml")], into: mySink)
+/// await puller.shutdown()
+/// ```
+///
+/// One puller serves any number of pulls, at once or one after another; its limits
+/// (`Configuration`) hold across all of them. Shut it down once, when done.
 public final class FeedPuller: Sendable {
-  public let options: PullOptions
+  /// The limits and politeness every pull of this puller follows.
+  public let configuration: Configuration
   private let worker: ConnectionWorker
   /// Reads files and standard input, at most `jobs` at once and no more than there are cores.
   private let localReaders: LocalReaderPool
@@ -15,21 +27,45 @@ public final class FeedPuller: Sendable {
   /// Sources started and not yet ended, across every batch.
   public var activeSources: Int { running.load(ordering: .acquiring) }
 
-  public init(options: PullOptions = PullOptions()) {
-    self.options = options
-    var configuration = ConnectionWorker.Configuration()
-    configuration.maxInFlight = max(1, options.jobs)
-    configuration.maxPerHost = max(1, options.jobs)
-    worker = ConnectionWorker(configuration: configuration)
+  /// Starts the connection worker. Throws `WorkerStartError` when it cannot (the process is out
+  /// of file descriptors, or libcurl cannot initialise): the caller's process carries on.
+  public init(configuration: Configuration = Configuration()) throws(WorkerStartError) {
+    self.configuration = configuration
+    var workerConfiguration = ConnectionWorker.Configuration()
+    workerConfiguration.maxInFlight = max(1, configuration.maxConcurrentTransfers)
+    workerConfiguration.maxPerHost = max(1, configuration.maxTransfersPerHost)
+    workerConfiguration.hostDelay = configuration.hostDelay
+    worker = try ConnectionWorker(configuration: workerConfiguration)
     // Reading files is CPU work, not waiting: more readers than cores only thrash the caches
-    // (1,000 files of 50 KB: 1.0 s at 16 readers, 0.5 s at 1, on 2 cores).
+    // (bench/README.md).
     localReaders = LocalReaderPool(
-      width: min(options.jobs, ProcessInfo.processInfo.activeProcessorCount))
+      width: min(
+        max(1, configuration.maxConcurrentTransfers),
+        ProcessInfo.processInfo.activeProcessorCount))
   }
 
-  /// Cancels what is in flight and stops the worker thread. Call once, when done pulling.
-  public func close() {
+  /// Cancels what is in flight (each running source ends `cancelled`) and stops the worker
+  /// thread, blocking until it has. For callers outside Swift concurrency; call it once.
+  public func syncShutdown() {
     worker.stop()
+  }
+
+  /// Cancels what is in flight and stops the worker thread, without blocking a concurrency
+  /// thread while it winds down.
+  public func shutdown() async {
+    let worker = worker
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        worker.stop()
+        done.resume()
+      }
+    }
+  }
+
+  /// The old name of `syncShutdown()`.
+  @available(*, deprecated, renamed: "syncShutdown()")
+  public func close() {
+    syncShutdown()
   }
 
   /// Starts pulling `sources` (a source given twice is pulled once) and returns at once;
@@ -51,7 +87,27 @@ public final class FeedPuller: Sendable {
     return batch
   }
 
-  /// Pulls `sources` and waits until every one has ended; returns their `end` records.
+  /// Pulls `sources` into `sink` and returns their `end` records once every one has ended.
+  /// Cancelling the calling task cancels the sources still running (they end `cancelled`).
+  @discardableResult
+  public func pull(_ sources: [PullSource], into sink: any PullRecordSink) async -> [EndRecord] {
+    let handle = TSanVisibleMutex<PullBatch?>(nil)
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { (done: CheckedContinuation<[EndRecord], Never>) in
+        let batch = start(sources, into: sink) { done.resume(returning: $0) }
+        let cancelled = handle.withLock { stored -> Bool in
+          stored = batch
+          return Task.isCancelled
+        }
+        if cancelled { batch.cancel() }
+      }
+    } onCancel: {
+      handle.withLock { $0 }?.cancel()
+    }
+  }
+
+  /// Pulls `sources` and blocks until every one has ended; returns their `end` records. For
+  /// callers outside Swift concurrency (a command-line tool's main thread).
   @discardableResult
   public func pull(_ sources: [PullSource], into sink: any PullRecordSink) -> [EndRecord] {
     let done = DispatchSemaphore(value: 0)
@@ -76,23 +132,16 @@ public final class FeedPuller: Sendable {
     }
     switch location {
     case .http(let url):
-      var request = TransferRequest(url: url)
-      request.timeout = options.timeout
-      request.connectTimeout = options.connectTimeout
-      request.maxBodyBytes = options.maxBytes
-      request.maxRedirects = options.maxRedirects
-      request.userAgent = options.userAgent
-      request.ifNoneMatch = source.ifNoneMatch
-      request.ifModifiedSince = source.ifModifiedSince
+      let request = transferRequest(for: source, url: url)
       let document = DocumentPull(
-        source: source.source, sink: sink, maxBytes: options.maxBytes, onEnd: onEnd)
+        source: source.source, sink: sink, maxBytes: request.maxBodyBytes, onEnd: onEnd)
       let worker = worker
       let delegate = HTTPSourceTransfer(
         document: document, flowControl: sink as? any FlowControlledSink,
         cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
       batch.register(worker.add(request, delegate: delegate))
     case .file, .standardInput:
-      let maxBytes = options.maxBytes
+      let maxBytes = configuration.maxLocalBodyBytes
       let name = source.source
       localReaders.add {
         let document = DocumentPull(
@@ -107,6 +156,25 @@ public final class FeedPuller: Sendable {
       document.complete(
         PullError(kind: .protocol, message: "unsupported URL scheme \"\(scheme)\""))
     }
+  }
+}
+
+extension FeedPuller {
+  /// The transfer for an http(s) source: the configuration's limits, with the source's own
+  /// settings over them.
+  func transferRequest(for source: PullSource, url: String) -> TransferRequest {
+    var request = TransferRequest(url: url)
+    request.timeout = source.timeout ?? configuration.timeout
+    request.connectTimeout = configuration.connectTimeout
+    request.maxBodyBytes = configuration.maxNetworkBodyBytes
+    request.maxRedirects = configuration.maxRedirects
+    request.userAgent = source.userAgent ?? configuration.userAgent
+    request.ifNoneMatch = source.ifNoneMatch
+    request.ifModifiedSince = source.ifModifiedSince
+    request.headers = source.headers
+    request.credentials = source.credentials
+    request.proxy = source.proxy
+    return request
   }
 }
 

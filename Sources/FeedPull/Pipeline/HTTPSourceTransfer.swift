@@ -117,7 +117,7 @@ private final class ParsingLane: @unchecked Sendable {
     guard endedEarly == nil else { return }
     let withinLimit = document.consume(bytes)
     if !withinLimit {
-      endEarly(PullError(kind: .tooLarge, message: "body larger than --max-bytes"), id)
+      endEarly(PullError(kind: .tooLarge, message: "body larger than the limit"), id)
     } else if document.parserStopped {
       endEarly(nil, id)
     }

@@ -56,7 +56,7 @@ enum LocalSourceReader {
       if count == 0 { break }
       let withinLimit = document.consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
       if !withinLimit {
-        document.complete(PullError(kind: .tooLarge, message: "body larger than --max-bytes"))
+        document.complete(PullError(kind: .tooLarge, message: "body larger than the limit"))
         return
       }
       if document.parserStopped { break }

@@ -2,7 +2,7 @@ import FeedParser
 import HTTPWorker
 
 /// What feedpull reports for one source, in this order: at most one `feed`, its `item`s in
-/// document order, exactly one `end` (`../shared/CONTRACT.md`).
+/// document order, exactly one `end` (docs/format.md).
 public enum PullRecord: Sendable, Equatable {
   case feed(FeedRecord)
   case item(ItemRecord)
@@ -24,33 +24,20 @@ public struct FeedRecord: Sendable, Equatable {
   /// The final URL after redirects (a `file://` URL for a file).
   public var url: String?
   public var channel: FeedChannel
+  public init(source: String, url: String? = nil, channel: FeedChannel) {
+    self.source = source
+    self.url = url
+    self.channel = channel
+  }
 }
 
 /// One item, written the moment its end tag is parsed.
 public struct ItemRecord: Sendable, Equatable {
   public var source: String
   public var item: FeedItem
-}
-
-/// Why a source did not end `ok`: the contract's error kinds.
-public struct PullError: Error, Sendable, Equatable {
-  public enum Kind: String, Sendable {
-    case http, network, dns, timeout, tls
-    case tooLarge = "too_large"
-    case redirects
-    case `protocol`
-    case io, xml
-    case notAFeed = "not_a_feed"
-    case cancelled
-  }
-  public var kind: Kind
-  public var message: String
-  /// For `http`, `redirects`, `protocol`: the last status received.
-  public var status: Int?
-  public init(kind: Kind, message: String, status: Int? = nil) {
-    self.kind = kind
-    self.message = message
-    self.status = status
+  public init(source: String, item: FeedItem) {
+    self.source = source
+    self.item = item
   }
 }
 
@@ -74,6 +61,9 @@ public struct EndRecord: Sendable, Equatable {
   public var encoding: String?
   public var elapsedMilliseconds: Int = 0
   public var error: PullError?
+  /// Every header of the final HTTP response, in order (`Cache-Control`, `Link`, …). For
+  /// embedders only: JSON Lines does not carry them.
+  public var responseHeaders: [HTTPHeader] = []
   public var ok: Bool { error == nil }
 
   public init(source: String) { self.source = source }
@@ -83,7 +73,7 @@ extension PullError {
   init(_ error: TransferError) {
     self.init(
       kind: Kind(rawValue: error.kind.rawValue) ?? .network, message: error.message,
-      status: error.status)
+      status: error.status, curlCode: error.curlCode)
   }
 
   init(_ failure: FeedParseFailure) {

@@ -1,0 +1,36 @@
+import HTTPWorker
+
+/// One source to pull, with what its caller knows about it: the validators of its last pull, and
+/// settings of its own (a feed behind basic authentication, a proxy, a slower server).
+///
+/// ```swift
+/// var source = PullSource("https://example.com/private.xml")
+/// source.credentials = BasicCredentials(user: "me", password: "secret")
+/// source.headers = [HTTPHeader(name: "Accept-Language", value: "fr")]
+/// source.timeout = .seconds(120)
+/// ```
+public struct PullSource: Sendable, Hashable {
+  /// The SOURCE exactly as given: a URL, a path, or `-`; every record of it carries this.
+  public var source: String
+  /// Conditional GET: the last `etag`; an unchanged feed then ends `ok`, `notModified`, with no
+  /// items.
+  public var ifNoneMatch: String?
+  /// Conditional GET: the last `last_modified`.
+  public var ifModifiedSince: String?
+  /// More request headers (http(s) only).
+  public var headers: [HTTPHeader] = []
+  /// HTTP basic authentication (http(s) only).
+  public var credentials: BasicCredentials?
+  /// A proxy URL for this source; nil uses the environment's (`https_proxy`, …), as curl does.
+  public var proxy: String?
+  /// Replaces the configuration's `User-Agent` for this source.
+  public var userAgent: String?
+  /// Replaces the configuration's whole-transfer timeout for this source.
+  public var timeout: Duration?
+
+  public init(_ source: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+    self.source = source
+    self.ifNoneMatch = ifNoneMatch
+    self.ifModifiedSince = ifModifiedSince
+  }
+}

@@ -1,0 +1,39 @@
+import CPSL
+import Foundation
+
+/// The unit of politeness: the party that owns a server and sets its rate limits.
+///
+/// Two feeds on `blog.example.co.uk` and `www.example.co.uk` are one site to its operator, so
+/// limits that protect a server (transfers in flight, the delay between request starts, a
+/// Retry-After) count by registrable domain (eTLD+1), not by host name. The Public Suffix List
+/// decides where the registrable part starts (`example.co.uk`, but `user.github.io`), read
+/// through libpsl's built-in copy, the same one libcurl links for its cookie rules. An IP literal
+/// is its own key, and a name with no registrable part (`localhost`, a public suffix itself) is
+/// kept as written; `*.localhost` names stay apart, which lets tests stand up several "sites" on
+/// one loopback address.
+public enum PoliteHost {
+  /// The politeness key of `url`'s host, lower-cased; nil when `url` has no host.
+  public static func key(forURL url: String) -> String? {
+    guard let host = URLComponents(string: url)?.host, !host.isEmpty else { return nil }
+    return key(forHost: host)
+  }
+
+  /// The politeness key of a host name or IP literal (brackets around IPv6 allowed).
+  public static func key(forHost host: String) -> String {
+    var name = host.lowercased()
+    if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+    if name.hasSuffix(".") { name.removeLast() }
+    if isIPLiteral(name) { return name }
+    if name == "localhost" || name.hasSuffix(".localhost") { return name }
+    guard let context = psl_builtin(), let domain = psl_registrable_domain(context, name) else {
+      return name
+    }
+    return String(cString: domain)
+  }
+
+  private static func isIPLiteral(_ name: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
+  }
+}
