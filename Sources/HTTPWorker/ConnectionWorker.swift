@@ -33,6 +33,7 @@ public final class ConnectionWorker: Sendable {
   /// Starts the worker thread and returns once its run loop is ready. Throws when the thread
   /// cannot set up its sockets or curl (the process is out of file descriptors, say).
   public init(configuration: Configuration = Configuration()) throws(WorkerStartError) {
+    try DescriptorHeadroom.check()
     let startup = WorkerStartup()
     let inbox = inbox
     let threadEnded = threadEnded

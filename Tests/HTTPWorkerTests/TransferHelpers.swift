@@ -27,6 +27,13 @@ extension TransferRequest {
   init(_ server: LoopbackHTTPServer, _ path: String) {
     self.init(url: server.url(path))
   }
+
+  /// A request for `path` on `server` under another loopback name (`a.localhost`): curl resolves
+  /// every `*.localhost` name to the loopback address, and each name is a politeness host of its
+  /// own, so one server can stand for several sites.
+  init(_ server: LoopbackHTTPServer, _ path: String, as name: String) {
+    self.init(url: server.url(path).replacingOccurrences(of: "127.0.0.1", with: name))
+  }
 }
 
 /// A list of times written from one thread and read from another.

@@ -118,7 +118,7 @@ import Testing
       logs.append(log)
       let server = index < 10 ? first : second
       worker.add(
-        TransferRequest(server, "/feed"),
+        TransferRequest(server, "/feed", as: index < 10 ? "first.localhost" : "second.localhost"),
         delegate: GaugedDelegate(log, gauge: gauge, host: index < 10 ? "first" : "second"))
     }
     #expect(worker.waitUntilIdle(timeout: 30))
@@ -126,7 +126,58 @@ import Testing
     #expect(gauge.peak("first") <= 2)
     #expect(gauge.peak("second") <= 2)
     #expect(gauge.peakTotal <= 4)
+    // The second site's transfers ran beside the first's: the cap is per site, not global.
+    #expect(gauge.peakTotal >= 3)
     #expect(first.peakConcurrentResponses <= 2)
+  }
+
+  /// Two servers on one address are one site: the per-host cap counts them together, which is
+  /// what protects a server that answers under several ports or names of one domain.
+  @Test func oneSiteOnTwoPortsSharesItsCap() throws {
+    let slow = HTTPScript(steps: [.wait(0.05), .send(Array("<rss/>".utf8))])
+    let first = try LoopbackHTTPServer(routes: ["/feed": slow])
+    let second = try LoopbackHTTPServer(routes: ["/feed": slow])
+    var configuration = ConnectionWorker.Configuration.forLoopbackTests
+    configuration.maxPerHost = 1
+    let worker = try ConnectionWorker(configuration: configuration)
+    defer { worker.stop() }
+    let gauge = InFlightGauge()
+    for index in 0..<6 {
+      worker.add(
+        TransferRequest(index % 2 == 0 ? first : second, "/feed"),
+        delegate: GaugedDelegate(TransferLog(), gauge: gauge, host: "site"))
+    }
+    #expect(worker.waitUntilIdle(timeout: 30))
+    #expect(gauge.peakTotal == 1)
+  }
+
+  /// `hostDelay` spaces the request starts to one site; another site is not held by it.
+  @Test func hostDelaySpacesRequestsToOneSite() throws {
+    let server = try LoopbackHTTPServer(routes: ["/feed": .ok("<rss/>")])
+    var configuration = ConnectionWorker.Configuration.forLoopbackTests
+    configuration.hostDelay = .milliseconds(300)
+    let worker = try ConnectionWorker(configuration: configuration)
+    defer { worker.stop() }
+    for _ in 0..<3 {
+      worker.add(
+        TransferRequest(server, "/feed?a", as: "a.localhost"),
+        delegate: LoggingDelegate(TransferLog()))
+    }
+    worker.add(
+      TransferRequest(server, "/feed?b", as: "b.localhost"),
+      delegate: LoggingDelegate(TransferLog()))
+    #expect(worker.waitUntilIdle(timeout: 30))
+    let requests = server.requests
+    let siteA = requests.filter { $0.target == "/feed?a" }.map(\.receivedAt).sorted()
+    let siteB = requests.filter { $0.target == "/feed?b" }.map(\.receivedAt)
+    #expect(siteA.count == 3 && siteB.count == 1)
+    // Starts are 300 ms apart by the worker's clock; a request's head reaches the server a
+    // moment after its start, so the gaps seen here may be shorter by that moment.
+    for (earlier, later) in zip(siteA, siteA.dropFirst()) {
+      #expect(later - earlier >= 0.25, "requests to one site \(later - earlier) s apart")
+    }
+    // b.localhost was not held behind a.localhost's delay.
+    if let b = siteB.first, let lastA = siteA.last { #expect(b < lastA) }
   }
 
   @Test func stopCancelsRunningAndQueuedTransfersExactlyOnce() throws {

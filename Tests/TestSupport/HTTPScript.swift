@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the loopback server answers on one path, as data (curl's tests as data: the canned reply
 /// is a value, not code). A script is a status, headers, a framing and a list of body steps.
 public struct HTTPScript: Sendable {
@@ -87,4 +89,6 @@ public struct RecordedRequest: Sendable {
   public var target: String
   /// Header fields by lower-cased name (the last one wins).
   public var headers: [String: String]
+  /// When its head had arrived (system uptime, seconds), for checks on request spacing.
+  public var receivedAt: Double = ProcessInfo.processInfo.systemUptime
 }

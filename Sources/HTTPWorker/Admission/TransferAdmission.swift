@@ -12,16 +12,16 @@
 /// The waiting transfers are kept per host, and the hosts in the order of their oldest waiting
 /// transfer, so one decision looks at each host at most once however many transfers wait: 10,000
 /// feeds on one host cost the same per decision as one.
-struct TransferAdmission<ID: Hashable> {
+struct TransferAdmission<ID: Hashable & Sendable>: Sendable {
   /// The limits, as the worker's configuration gives them.
-  struct Limits: Equatable {
+  struct Limits: Equatable, Sendable {
     var maxInFlight: Int
     var maxPerHost: Int
     var hostDelay: Duration
   }
 
   /// What the worker should do now.
-  enum Decision: Equatable {
+  enum Decision: Equatable, Sendable {
     /// Start this transfer; it now counts as running.
     case start(ID, host: String)
     /// Something waits for a host's delay: ask again at this time (the worker's one admission
