@@ -28,6 +28,8 @@ let package = Package(
     .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "TestSupport"]),
     .testTarget(name: "HTTPWorkerTests", dependencies: ["HTTPWorker", "TestSupport"]),
     .testTarget(name: "FeedPullTests", dependencies: ["FeedPull", "TestSupport"]),
+    // Only `import FeedPull`: the API as a tool that embeds feedpull sees it.
+    .testTarget(name: "EmbedderTests", dependencies: ["FeedPull", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,11 @@
 // An embedder that writes `import FeedPull` can name every type a record carries (`FeedItem`,
 // `FeedChannel`, `FeedDate`, …) without depending on the parser's target.
 @_exported import FeedModel
+import HTTPWorker
+
+/// A request or response header line (name and value, in order).
+public typealias HTTPHeader = HTTPWorker.HTTPHeader
+/// A user name and password for HTTP basic authentication.
+public typealias BasicCredentials = HTTPWorker.BasicCredentials
+/// Why a `FeedPuller` could not start (out of file descriptors, libcurl unusable).
+public typealias WorkerStartError = HTTPWorker.WorkerStartError

@@ -1,9 +1,10 @@
 import FeedPull
+import Foundation
 import Synchronization
 import TestSupport
 import Testing
 
-/// The README's two embedding examples, kept in step with it by hand: if one changes, change
+/// The README's embedding examples, kept in step with it by hand: if one changes, change
 /// both. Run from the repository root's `feeds/`.
 @Suite struct ReadmeExampleTests {
   final class Printer: PullRecordSink {
@@ -16,17 +17,25 @@ import Testing
     func flush() {}
   }
 
-  @Test func delegateExample() throws {
+  @Test func sinkExample() async throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/private.xml": .ok(
+        "<rss version='2.0'><channel><item><title>P</title></item></channel></rss>")
+    ])
     let printer = Printer()
     let puller = try FeedPuller()
-    let ends = puller.pull([PullSource(RepositoryPaths.feeds.path + "/rss20.xml")], into: printer)
-    puller.syncShutdown()
+    var source = PullSource(server.url("/private.xml"))
+    source.credentials = BasicCredentials(user: "me", password: "secret")
+    source.headers = [HTTPHeader(name: "Accept-Language", value: "fr")]
+    let ends = await puller.pull(
+      [source, PullSource(RepositoryPaths.feeds.path + "/rss20.xml")], into: printer)
+    await puller.shutdown()
     #expect(ends.allSatisfy { $0.ok })
     let titles = printer.titles.withLock { $0 }
-    #expect(!titles.isEmpty)
+    #expect(titles.count == 4)
   }
 
-  @Test func asyncExample() async throws {
+  @Test func asyncSequenceExample() async throws {
     var lines: [String] = []
     let puller = try FeedPuller()
     for await record in puller.records(RepositoryPaths.feeds.path + "/atom10.xml") {
@@ -37,9 +46,21 @@ import Testing
         lines.append(end.ok ? "ok, \(end.items) items" : "failed: \(end.error?.message ?? "")")
       }
     }
-    puller.syncShutdown()
+    await puller.shutdown()
     #expect(lines.first?.hasPrefix("feed: ") == true)
     #expect(lines.last?.hasPrefix("ok, ") == true)
     #expect(lines.count >= 3)
+  }
+
+  @Test func bytesExample() throws {
+    let chunk = try Data(contentsOf: RepositoryPaths.feeds.appendingPathComponent("rss20.xml"))
+    var titles: [String] = []
+    let parser = FeedStreamParser(documentURL: "https://example.com/feed.xml") { event in
+      if case .item(let item) = event { titles.append(item.title ?? "") }
+    }
+    parser.push(chunk)
+    let result = parser.finish()
+    #expect(result.failure == nil)
+    #expect(titles.count == 3)
   }
 }

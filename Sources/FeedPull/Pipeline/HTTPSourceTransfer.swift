@@ -148,6 +148,7 @@ private final class ParsingLane: @unchecked Sendable {
       end.etag = response.etag
       end.lastModified = response.lastModified
       end.contentType = response.contentType
+      end.responseHeaders = response.headers
     }
   }
 }

@@ -1,0 +1,33 @@
+/// Records encode with any `Encoder` (`JSONEncoder`, a property-list or a custom one) as the
+/// objects `feedpull --format jsonl` writes: same fields, same names, same omissions. The JSON
+/// Lines encoder is the one definition of that shape; these conformances go through it.
+extension PullRecord: Encodable {
+  /// The record as the one line `feedpull --format jsonl` writes for it, without the newline.
+  public var jsonLine: String { JSONLinesEncoding.line(self) }
+
+  public func encode(to encoder: any Encoder) throws {
+    guard let value = JSONValueReader.read(jsonLine) else {
+      throw EncodingError.invalidValue(
+        self, .init(codingPath: encoder.codingPath, debugDescription: "unreadable JSON line"))
+    }
+    try value.encode(to: encoder)
+  }
+}
+
+extension FeedRecord: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    try PullRecord.feed(self).encode(to: encoder)
+  }
+}
+
+extension ItemRecord: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    try PullRecord.item(self).encode(to: encoder)
+  }
+}
+
+extension EndRecord: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    try PullRecord.end(self).encode(to: encoder)
+  }
+}

@@ -1,0 +1,146 @@
+import FeedPull
+import Foundation
+import TestSupport
+import Testing
+
+/// Written as a tool that embeds feedpull would be: `import FeedPull` and nothing else of the
+/// package (the test server aside). If an embedder cannot name or build something here, the
+/// public API is missing it.
+@Suite struct EmbedderTests {
+  /// A sink of the embedder's own: it names the model types it receives.
+  final class TitleSink: PullRecordSink {
+    let state = Locked<(titles: [String], ends: [EndRecord])>(([], []))
+    func receive(_ record: PullRecord) {
+      switch record {
+      case .item(let record):
+        let item: FeedItem = record.item
+        state.withLock { $0.titles.append(item.title ?? "") }
+      case .end(let end): state.withLock { $0.ends.append(end) }
+      case .feed: break
+      }
+    }
+    func flush() {}
+  }
+
+  @Test func anEmbedderBuildsRecordsToTestItsOwnSink() {
+    var item = FeedItem(index: 0)
+    item.title = "Hello"
+    item.published = .instant(1_700_000_000)
+    var channel = FeedChannel(version: .rss20)
+    channel.title = "Channel"
+    var end = EndRecord(source: "s")
+    end.items = 1
+    let sink = TitleSink()
+    sink.receive(.feed(FeedRecord(source: "s", url: "https://example.com/", channel: channel)))
+    sink.receive(.item(ItemRecord(source: "s", item: item)))
+    sink.receive(.end(end))
+    #expect(sink.state.withLock { $0.titles } == ["Hello"])
+    #expect(sink.state.withLock { $0.ends.first?.ok } == true)
+  }
+
+  @Test func asyncPullWithHeadersAndCredentialsOfItsOwn() async throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/private.xml": .ok(
+        "<rss version='2.0'><channel><title>P</title><item><title>Secret</title></item></channel></rss>",
+        headers: [("Content-Type", "application/rss+xml"), ("Cache-Control", "max-age=600")])
+    ])
+    var source = PullSource(server.url("/private.xml"))
+    source.headers = [HTTPHeader(name: "X-Client", value: "embedder-test")]
+    source.credentials = BasicCredentials(user: "me", password: "secret")
+    source.userAgent = "embedder/1.0"
+    source.timeout = .seconds(20)
+    let puller = try FeedPuller()
+    let sink = TitleSink()
+    let ends = await puller.pull([source], into: sink)
+    await puller.shutdown()
+
+    #expect(sink.state.withLock { $0.titles } == ["Secret"])
+    let end = try #require(ends.first)
+    #expect(end.ok)
+    #expect(
+      end.responseHeaders.contains {
+        $0.name.lowercased() == "cache-control" && $0.value == "max-age=600"
+      })
+    let request = try #require(server.requests.first)
+    #expect(request.headers["x-client"] == "embedder-test")
+    #expect(request.headers["user-agent"] == "embedder/1.0")
+    // "me:secret" in base64.
+    #expect(request.headers["authorization"] == "Basic bWU6c2VjcmV0")
+  }
+
+  @Test func cancellingThePullingTaskEndsItsSourcesCancelled() async throws {
+    let server = try LoopbackHTTPServer(routes: ["/stall": .silent])
+    let puller = try FeedPuller()
+    let task = Task { await puller.pull([PullSource(server.url("/stall"))], into: TitleSink()) }
+    #expect(server.requestsReceived.wait(timeout: 30))
+    task.cancel()
+    let ends = await task.value
+    await puller.shutdown()
+    #expect(ends.first?.error?.kind == .cancelled)
+  }
+
+  @Test func errorKindsCanBeSwitchedOverWithADefault() {
+    func describe(_ error: PullError) -> String {
+      switch error.kind {
+      case .timeout: "slow"
+      case .http: "status \(error.status ?? 0)"
+      default: error.kind.rawValue
+      }
+    }
+    #expect(describe(PullError(kind: .http, message: "", status: 503)) == "status 503")
+    #expect(describe(PullError(kind: .tooLarge, message: "")) == "too_large")
+    #expect(PullError.Kind(rawValue: "not_a_feed") == .notAFeed)
+    #expect(PullError.Kind(rawValue: "no_such_kind") == nil)
+  }
+
+  @Test func bytesTheEmbedderAlreadyHasGoThroughThePublicParser() throws {
+    let data = try Data(contentsOf: RepositoryPaths.feeds.appendingPathComponent("rss20.xml"))
+    var titles: [String] = []
+    var channelTitle: String?
+    let parser = FeedStreamParser(documentURL: "https://example.com/feed.xml") { event in
+      switch event {
+      case .channel(let channel): channelTitle = channel.title
+      case .item(let item): titles.append(item.title ?? "")
+      }
+    }
+    // Seven bytes at a time: the outcome must not depend on where chunks fall.
+    var offset = 0
+    while offset < data.count {
+      parser.push(data[offset..<min(offset + 7, data.count)])
+      offset += 7
+    }
+    let result = parser.finish()
+    #expect(result.failure == nil && result.wellformed)
+    #expect(channelTitle == "Notes from the Workbench")
+    #expect(titles.count == 3)
+  }
+
+  /// `JSONEncoder` on a record gives the object the command writes for it.
+  @Test func aRecordEncodedWithJSONEncoderIsTheCommandsLine() throws {
+    let path = RepositoryPaths.feeds.appendingPathComponent("rss20.xml").path
+    let cli = try FeedpullProcess.run(["-f", "jsonl", path])
+    let cliLines = cli.stdout.split(separator: "\n").map(String.init)
+
+    let puller = try FeedPuller()
+    let collector = PullRecordCollector()
+    puller.pull([PullSource(path)], into: collector)
+    puller.syncShutdown()
+    let records = collector.records
+    #expect(records.count == cliLines.count)
+
+    let encoder = JSONEncoder()
+    for (record, line) in zip(records, cliLines) {
+      var encoded = try JSONSerialization.jsonObject(with: encoder.encode(record)) as? [String: Any]
+      var expected = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      // Time spent differs between the two runs; everything else must be the same.
+      encoded?["elapsed_ms"] = nil
+      expected?["elapsed_ms"] = nil
+      // Compared as canonical JSON (keys sorted), so key order and escaping styles do not count.
+      let canonical = { (object: [String: Any]?) in
+        try JSONSerialization.data(withJSONObject: object ?? [:], options: [.sortedKeys])
+      }
+      #expect(try canonical(encoded) == canonical(expected), "\(record.jsonLine)\n\(line)")
+      #expect(record.jsonLine.hasPrefix("{\"type\":"))
+    }
+  }
+}
