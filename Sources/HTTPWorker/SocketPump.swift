@@ -1,6 +1,7 @@
 import CCurl
 import CFeedPullShims
 import Dispatch
+import FeedPullSupport
 import Foundation
 import Synchronization
 

@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// Replaces every invalid UTF-8 sequence with U+FFFD before libxml2 reads the bytes. libxml2
 /// 2.9.14 meets a bad byte by switching the rest of the document to ISO-8859-1 at a point that
 /// depends on how the bytes were chunked; replacing them here makes the text the same however
@@ -98,13 +100,12 @@ struct UTF8Repair {
       // ASCII eight bytes at a time (most feed markup is ASCII), then straight to the first
       // byte that is not.
       if index + 8 <= count {
-        let high =
-          bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080
+        let high = ByteWord.nonASCII(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
         if high == 0 {
           index += 8
           continue
         }
-        index += high.trailingZeroBitCount >> 3
+        index += ByteWord.firstMatch(high)
       }
       if bytes[index] < 0x80 {
         index += 1

@@ -1,4 +1,4 @@
-import HTTPWorker
+import FeedPullSupport
 import Synchronization
 
 /// Writes records as the contract's JSON Lines to a file descriptor (standard output for the

@@ -1,4 +1,4 @@
-import HTTPWorker
+import FeedPullSupport
 import Synchronization
 
 /// Where records go as they become known: the delegate API for tools that embed feedpull.
