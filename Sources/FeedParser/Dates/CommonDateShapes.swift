@@ -12,10 +12,8 @@ enum CommonDateShapes {
   }
 
   private static func seconds(in bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-    var start = 0
-    var end = bytes.count
-    while start < end, bytes[start].isXMLSpace { start += 1 }
-    while end > start, bytes[end - 1].isXMLSpace { end -= 1 }
+    let trimmed = bytes.xmlSpaceTrimmedRange
+    let (start, end) = (trimmed.lowerBound, trimmed.upperBound)
     // A long fraction of a second could otherwise pass text the general path refuses.
     guard end - start <= FeedDateParser.longestDate else { return nil }
     let scanner = CommonDateScanner(bytes, from: start, to: end)

@@ -85,12 +85,28 @@ struct UTF8Repair {
     Self.replacement.withUnsafeBytes(body)
   }
 
+  /// True when `bytes` are well-formed UTF-8 (RFC 3629 section 4), a sequence cut off at the
+  /// very end included. U+FFFE and U+FFFF count as valid here: the question is which encoding
+  /// the bytes are in, not whether they are XML characters (the repair still replaces them).
+  static func isValidEncoding(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var start = 0
+    while start < bytes.count {
+      let scan = scan(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+      guard let invalid = scan.invalidAt else { return true }
+      guard scan.isNoncharacter else { return false }
+      start += invalid + scan.invalidLength
+    }
+    return true
+  }
+
   private struct Scan {
     /// Bytes from the start that are whole valid sequences.
     var validEnd: Int
     /// Where an invalid sequence starts (== validEnd), and how many bytes it spans.
     var invalidAt: Int?
     var invalidLength = 1
+    /// The invalid sequence is U+FFFE or U+FFFF: well-formed UTF-8, but no XML character.
+    var isNoncharacter = false
   }
 
   private static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
@@ -161,7 +177,7 @@ struct UTF8Repair {
         }
       }
       if lead == 0xEF && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE {
-        return Scan(validEnd: index, invalidAt: index, invalidLength: 3)
+        return Scan(validEnd: index, invalidAt: index, invalidLength: 3, isNoncharacter: true)
       }
       index += length
     }
