@@ -3,13 +3,17 @@
 /// JSON writer's escaping. Most words of a feed hold nothing a scanner stops at, and skipping
 /// them whole is what keeps those passes cheap next to libxml2 itself. The tests never miss a
 /// byte they look for (a rare false alarm only sends a word down the byte-by-byte path). Bit
-/// tricks from "Bit Twiddling Hacks" (haszero, hasless). `@inlinable` because each call is a
-/// handful of instructions in an inner loop of another module.
-package enum ByteWord {
+/// tricks from "Bit Twiddling Hacks" (haszero, hasless).
+///
+/// Public and `@inlinable` because each call is a handful of instructions in an inner loop of
+/// another module: measured with callgrind on a 5 MB RSS 2.0 feed, `package` access left the
+/// calls out of line (Swift 6.3.1 did not inline them) and the run took 333 M instructions
+/// instead of 271 M. Not API: no product exports this target.
+public enum ByteWord {
   /// The high bit set in each byte that may equal `byte`. The lowest set bit is exact (borrows
   /// only run upward), so `firstMatch` of an OR of masks finds the first byte sought.
   @inlinable @inline(__always)
-  package static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+  public static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let probe = word ^ (ones &* UInt64(byte))
     return (probe &- ones) & ~probe & 0x8080_8080_8080_8080
@@ -17,19 +21,19 @@ package enum ByteWord {
 
   /// The high bit set in each byte that may be below `limit` (at most 128).
   @inlinable @inline(__always)
-  package static func matchesBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+  public static func matchesBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 {
     (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080
   }
 
   /// The high bit of each byte that is not ASCII (exact: no borrows involved).
   @inlinable @inline(__always)
-  package static func nonASCII(_ word: UInt64) -> UInt64 {
+  public static func nonASCII(_ word: UInt64) -> UInt64 {
     word & 0x8080_8080_8080_8080
   }
 
   /// The offset (0–7) of the first byte flagged in a non-zero mask; the word is little-endian.
   @inlinable @inline(__always)
-  package static func firstMatch(_ mask: UInt64) -> Int {
+  public static func firstMatch(_ mask: UInt64) -> Int {
     mask.trailingZeroBitCount &>> 3
   }
 }
