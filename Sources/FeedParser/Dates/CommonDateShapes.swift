@@ -16,7 +16,7 @@ enum CommonDateShapes {
     let (start, end) = (trimmed.lowerBound, trimmed.upperBound)
     // A long fraction of a second could otherwise pass text the general path refuses.
     guard end - start <= FeedDateParser.longestDate else { return nil }
-    let scanner = CommonDateScanner(bytes, from: start, to: end)
+    let scanner = DateByteCursor(bytes, from: start, to: end)
     // Only the RFC 3339 shape has a dash fifth; trying the other would merely fail.
     let isRFC3339 = scanner.byte(at: 4) == UInt8(ascii: "-")
     var fields = CivilTime.Fields(year: 0)
