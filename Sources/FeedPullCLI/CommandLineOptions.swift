@@ -1,6 +1,6 @@
 import FeedPull
 
-/// `feedpull`'s command line, as `../shared/CONTRACT.md` defines it.
+/// `feedpull`'s command line, as docs/format.md describes it.
 struct CommandLineOptions {
   enum Format: String {
     case text, jsonl

@@ -4,7 +4,7 @@ import FeedPull
   import Glibc
 #endif
 
-/// `feedpull [OPTIONS] SOURCE...`: see `CommandLineOptions.help` and `../shared/CONTRACT.md`.
+/// `feedpull [OPTIONS] SOURCE...`: see `CommandLineOptions.help` and docs/format.md.
 func runFeedpull() -> Int32 {
   let options: CommandLineOptions
   do {

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Collects the header lines curl reports for one transfer and keeps what the contract needs.
+/// Collects the header lines curl reports for one transfer and keeps what the `end` record
+/// reports (docs/format.md).
 ///
 /// curl's header callback sees every response of a redirect chain, one line at a time, plus any
-/// 1xx interim responses (FIELD-NOTES, libcurl): each `HTTP/…` status line starts a new block, and
+/// 1xx interim responses (docs/libraries.md, libcurl): each `HTTP/…` status line starts a new block, and
 /// only the last block's fields describe the document. The statuses of the blocks before it are
 /// the redirect hops, which decide `permanentRedirect`.
 struct ResponseHeaderCollector {

@@ -1,6 +1,6 @@
 /// What a transfer is asked to do, and what it reports: bytes and HTTP, nothing of feeds.
 
-/// One HTTP(S) GET, with the limits the contract gives it.
+/// One HTTP(S) GET, with the limits the command line gives it (docs/format.md).
 public struct TransferRequest: Sendable {
   public var url: String
   /// Limit on the whole transfer, connecting included, in seconds; 0 means none.
@@ -41,7 +41,7 @@ public struct TransferResponse: Sendable, Equatable {
   }
 }
 
-/// Why a transfer failed: the contract's error kinds that belong to transport.
+/// Why a transfer failed: the error kinds of docs/format.md that belong to transport.
 public struct TransferError: Error, Sendable, Equatable {
   public enum Kind: String, Sendable {
     case http, network, dns, timeout, tls

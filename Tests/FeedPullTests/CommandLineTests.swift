@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The real `feedpull` binary against the contract: exit statuses, records, usage errors.
+/// The real `feedpull` binary against docs/format.md: exit statuses, records, usage errors.
 @Suite struct CommandLineTests {
   static let feed = """
     <?xml version="1.0" encoding="utf-8"?>

@@ -1,5 +1,5 @@
 /// Character encoding names as feeds and servers spell them, reduced to the lower-case IANA name
-/// the contract reports (`utf-8`, `shift_jis`, `iso-8859-1`) and libxml2/iconv accept.
+/// the output reports (`utf-8`, `shift_jis`, `iso-8859-1`) and libxml2/iconv accept.
 enum CharsetNames {
   /// The families whose byte order the bytes, not the name, decide.
   enum Family { case utf16, utf32 }

@@ -5,7 +5,7 @@ import FeedPullSupport
 /// because records are the hot path's output (one per item at hundreds of MB/s of feed) and
 /// Foundation's JSONEncoder is an order of magnitude slower; and mutated in place, never copied,
 /// because a copy of the pending buffer per record was the profile's top cost. Nil and empty
-/// values are left out, as the contract asks ("never null, never \"\"").
+/// values are left out (docs/format.md: never `null`, never `""`).
 struct JSONLineBuffer: ~Copyable {
   private(set) var bytes = OutputBytes()
   private var needsComma = false

@@ -1,7 +1,7 @@
 import FeedPullSupport
 import Synchronization
 
-/// Writes records as the contract's JSON Lines to a file descriptor (standard output for the
+/// Writes records as JSON Lines (docs/format.md) to a file descriptor (standard output for the
 /// CLI). Records are encoded into one buffer and written at each `flush`, so a parsed chunk
 /// with a hundred items costs one `write`, not a hundred.
 public final class JSONLinesWriter: PullRecordSink {

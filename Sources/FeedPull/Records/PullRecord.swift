@@ -2,7 +2,7 @@ import FeedParser
 import HTTPWorker
 
 /// What feedpull reports for one source, in this order: at most one `feed`, its `item`s in
-/// document order, exactly one `end` (`../shared/CONTRACT.md`).
+/// document order, exactly one `end` (docs/format.md).
 public enum PullRecord: Sendable, Equatable {
   case feed(FeedRecord)
   case item(ItemRecord)
@@ -32,7 +32,7 @@ public struct ItemRecord: Sendable, Equatable {
   public var item: FeedItem
 }
 
-/// Why a source did not end `ok`: the contract's error kinds.
+/// Why a source did not end `ok`: the error kinds of docs/format.md.
 public struct PullError: Error, Sendable, Equatable {
   public enum Kind: String, Sendable {
     case http, network, dns, timeout, tls
