@@ -127,7 +127,8 @@ struct DateByteCursor {
   }
 
   /// `±h`, `±hh`, `±hhmm` or `±hh:mm` running to the end: minutes east of UTC. Nil for any
-  /// other offset, and for minutes past 59.
+  /// other offset, and for minutes past 59. The two-digit hour every feed writes is tried
+  /// first, so the fast path pays for no digit count.
   @inline(__always)
   mutating func signedOffsetToEnd() -> Int64? {
     let negative: Bool
@@ -138,22 +139,26 @@ struct DateByteCursor {
     } else {
       return nil
     }
-    let hourDigits = digitRun()
-    var hours: Int64?
+    let hours: Int64
     var minutes: Int64 = 0
-    switch hourDigits {
-    case 1, 2:
-      hours = number(digits: hourDigits)
+    if let twoDigits = number(digits: 2) {
+      hours = twoDigits
+      if let value = number(digits: 2) {
+        minutes = value
+      } else if take(UInt8(ascii: ":")) {
+        guard let value = number(digits: 2) else { return nil }
+        minutes = value
+      }
+    } else if let oneDigit = number(digits: 1) {
+      hours = oneDigit
       if take(UInt8(ascii: ":")) {
         guard let value = number(digits: 2) else { return nil }
         minutes = value
       }
-    case 4:
-      hours = number(digits: 2)
-      minutes = number(digits: 2) ?? 0
-    default: return nil
+    } else {
+      return nil
     }
-    guard let hours, isAtEnd, minutes < 60 else { return nil }
+    guard isAtEnd, minutes < 60 else { return nil }
     let total = hours * 60 + minutes
     return negative ? -total : total
   }
