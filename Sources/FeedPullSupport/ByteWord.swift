@@ -6,9 +6,8 @@
 /// tricks from "Bit Twiddling Hacks" (haszero, hasless).
 ///
 /// Public and `@inlinable` because each call is a handful of instructions in an inner loop of
-/// another module: measured with callgrind on a 5 MB RSS 2.0 feed, `package` access left the
-/// calls out of line (Swift 6.3.1 did not inline them) and the run took 333 M instructions
-/// instead of 271 M. Not API: no product exports this target.
+/// another module, and Swift 6.3.1 left `package` ones out of line (bench/README.md has the
+/// measurement). Not API: no product exports this target.
 public enum ByteWord {
   /// The high bit set in each byte that may equal `byte`. The lowest set bit is exact (borrows
   /// only run upward), so `firstMatch` of an OR of masks finds the first byte sought.

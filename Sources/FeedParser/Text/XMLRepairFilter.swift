@@ -1,7 +1,8 @@
+import FeedPullSupport
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import FeedPullSupport
 
 /// A streaming byte filter in front of libxml2 that keeps real feeds out of libxml2's recovery
 /// mode. libxml2 2.9.14, once it has seen one well-formedness error, silently drops every
