@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Layers, bottom to top: C modules and FeedModel (the values a feed yields) → HTTPWorker (bytes
-/// and HTTP) and FeedParser (XML and feeds)
+/// Layers, bottom to top: C modules, FeedPullSupport (the one lock and the byte-word scans every
+/// layer shares) and FeedModel (the values a feed yields) → HTTPWorker (bytes and HTTP) and
+/// FeedParser (XML and feeds)
 /// → FeedPull (the pipeline that joins them, and the embedding API) → FeedPullCLI (`feedpull`).
 let package = Package(
   name: "feedpull",
@@ -16,18 +17,23 @@ let package = Package(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(
       name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-    .target(name: "CFeedPullShims", dependencies: ["CCurl", "CLibXML2"]),
+    .target(name: "CFeedPullShims", dependencies: ["CCurl"]),
     .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
+    .target(name: "FeedPullSupport", dependencies: ["CFeedPullShims"]),
     .target(name: "FeedModel"),
-    .target(name: "FeedParser", dependencies: ["FeedModel", "CLibXML2", "CFeedPullShims"]),
-    .target(name: "HTTPWorker", dependencies: ["CCurl", "CPSL", "CFeedPullShims"]),
-    .target(name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker"]),
-    .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull", "HTTPWorker"]),
+    .target(name: "FeedParser", dependencies: ["FeedModel", "FeedPullSupport", "CLibXML2"]),
     .target(
-      name: "TestSupport", dependencies: ["FeedPull"], path: "Tests/TestSupport"),
+      name: "HTTPWorker", dependencies: ["CCurl", "CPSL", "CFeedPullShims", "FeedPullSupport"]),
+    .target(
+      name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker", "FeedPullSupport"]),
+    .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull", "FeedPullSupport"]),
+    .target(
+      name: "TestSupport", dependencies: ["FeedPull", "FeedPullSupport"], path: "Tests/TestSupport"),
     .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "TestSupport"]),
-    .testTarget(name: "HTTPWorkerTests", dependencies: ["HTTPWorker", "TestSupport"]),
-    .testTarget(name: "FeedPullTests", dependencies: ["FeedPull", "TestSupport"]),
+    .testTarget(
+      name: "HTTPWorkerTests", dependencies: ["HTTPWorker", "FeedPullSupport", "TestSupport"]),
+    .testTarget(
+      name: "FeedPullTests", dependencies: ["FeedPull", "FeedPullSupport", "TestSupport"]),
     // Only `import FeedPull`: the API as a tool that embeds feedpull sees it.
     .testTarget(name: "EmbedderTests", dependencies: ["FeedPull", "TestSupport"]),
   ],

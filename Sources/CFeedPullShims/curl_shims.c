@@ -3,9 +3,6 @@
 CURLcode fp_easy_setopt_long(CURL *easy, CURLoption option, long value) {
   return curl_easy_setopt(easy, option, value);
 }
-CURLcode fp_easy_setopt_off(CURL *easy, CURLoption option, curl_off_t value) {
-  return curl_easy_setopt(easy, option, value);
-}
 CURLcode fp_easy_setopt_str(CURL *easy, CURLoption option, const char *value) {
   return curl_easy_setopt(easy, option, value);
 }
@@ -18,20 +15,11 @@ CURLcode fp_easy_setopt_slist(CURL *easy, CURLoption option, struct curl_slist *
 CURLcode fp_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback cb) {
   return curl_easy_setopt(easy, option, cb);
 }
-CURLcode fp_easy_setopt_xferinfo_callback(CURL *easy, curl_xferinfo_callback cb) {
-  return curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, cb);
-}
 
 CURLcode fp_easy_getinfo_long(CURL *easy, CURLINFO info, long *out) {
   return curl_easy_getinfo(easy, info, out);
 }
-CURLcode fp_easy_getinfo_off(CURL *easy, CURLINFO info, curl_off_t *out) {
-  return curl_easy_getinfo(easy, info, out);
-}
 CURLcode fp_easy_getinfo_str(CURL *easy, CURLINFO info, const char **out) {
-  return curl_easy_getinfo(easy, info, out);
-}
-CURLcode fp_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **out) {
   return curl_easy_getinfo(easy, info, out);
 }
 

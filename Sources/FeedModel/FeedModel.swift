@@ -1,7 +1,7 @@
 /// The values a feed document yields, as the output format names them (docs/format.md).
 /// A field with no value is `nil` or empty, never `""`: writers leave it out.
 
-/// feedparser's version codes, which the contract adopts.
+/// feedparser's version codes, which the output keeps (docs/format.md).
 public enum FeedVersion: String, Sendable, Equatable {
   case rss090, rss091u, rss091n, rss092, rss093, rss094, rss20, rss10, rss
   case atom03, atom10, atom

@@ -1,5 +1,5 @@
 import FeedPull
-import HTTPWorker
+import FeedPullSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import Dispatch
 import FeedPull
-import HTTPWorker
+import FeedPullSupport
 
 #if canImport(Glibc)
   import Glibc

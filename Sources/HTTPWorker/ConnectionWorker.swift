@@ -1,4 +1,5 @@
 import Dispatch
+import FeedPullSupport
 import Foundation
 import Synchronization
 
@@ -48,7 +49,7 @@ public final class ConnectionWorker: Sendable {
       }
       startup.ready(loop.audit)
       // Run until `stop` tears curl down. The pump's timer stays attached the whole time, so
-      // `run` sleeps instead of returning at once (FIELD-NOTES).
+      // `run` sleeps instead of returning at once (docs/libraries.md).
       while !loop.isDone {
         _ = RunLoop.current.run(mode: .default, before: .distantFuture)
       }

@@ -77,7 +77,7 @@ final class CurlMulti {
   }
 
   /// Frees the handle. curl calls the socket callback again from here, so the callback's context
-  /// must still be alive (FIELD-NOTES: never from `deinit`).
+  /// must still be alive (docs/libraries.md: never from `deinit`).
   func cleanup() {
     audit.check()
     _ = curl_multi_cleanup(handle)

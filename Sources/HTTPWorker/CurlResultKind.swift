@@ -1,6 +1,7 @@
 import CCurl
 
-/// Maps a libcurl result to the contract's error kind: a table, so a new code is a new row.
+/// Maps a libcurl result to an error kind of docs/format.md: a table, so a new code is a new
+/// row.
 enum CurlResultKind {
   private static let table: [UInt32: TransferError.Kind] = [
     CURLE_COULDNT_RESOLVE_HOST.rawValue: .dns,

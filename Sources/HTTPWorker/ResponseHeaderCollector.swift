@@ -1,6 +1,7 @@
 import Foundation
 
-/// Collects the header lines curl reports for one transfer and keeps what the contract needs.
+/// Collects the header lines curl reports for one transfer and keeps what the `end` record
+/// reports (docs/format.md).
 ///
 /// curl's header callback sees every response of a redirect chain, one line at a time, plus any
 /// 1xx interim responses (docs/libraries.md): each `HTTP/…` status line starts a new block, and

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Why CoreFoundation at all: on Linux, `RunLoop.perform` from another thread does not wake a
 /// sleeping loop (the block waits for some unrelated event), while `CFRunLoopWakeUp` wakes it in
-/// well under a millisecond (FIELD-NOTES, "Foundation's RunLoop on Linux"). A performed block also
+/// well under a millisecond (docs/libraries.md, "Foundation's RunLoop on Linux"). A performed block also
 /// does not make `RunLoop.run(mode:before:)` return, so ending the loop needs `CFRunLoopStop`.
 /// CoreFoundation is toolchain-internal on Linux, so every use of it stays in this file.
 final class RunLoopDoorbell: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import CCurl
 import CFeedPullShims
 import Dispatch
+import FeedPullSupport
 import Foundation
 import Synchronization
 
@@ -12,7 +13,7 @@ import Synchronization
 ///   the ready fds with a zero-timeout `epoll_wait`, hands them to curl, then resumes the source.
 /// - Timer: one repeating run-loop `Timer` whose `fireDate` is curl's next deadline; distant
 ///   future when curl has none. It stays attached for the worker's whole life, because a run loop
-///   with nothing attached does not sleep on Linux (FIELD-NOTES).
+///   with nothing attached does not sleep on Linux (docs/libraries.md).
 ///
 /// Used on the worker thread only, except the source's event handler (see `ReadSourceGate`).
 final class SocketPump {
@@ -40,7 +41,7 @@ final class SocketPump {
       throw WorkerStartError(message: "epoll_create1 failed: \(String(cString: strerror(errno)))")
     }
     gate = ReadSourceGate(fd: epollFD, onReady: onReady)
-    // Timer(timeInterval:…) fires at once on Linux; Timer(fire:…) waits (FIELD-NOTES). The long
+    // Timer(timeInterval:…) fires at once on Linux; Timer(fire:…) waits (docs/libraries.md). The long
     // interval only keeps the timer attached; `fireDate` is moved to each of curl's deadlines.
     timer = Timer(fire: .distantFuture, interval: 86_400, repeats: true) { _ in onTimer() }
     RunLoop.current.add(timer, forMode: .default)
@@ -96,7 +97,7 @@ final class SocketPump {
   }
 
   /// Detaches the timer and cancels the source; the epoll fd is closed once the cancellation is
-  /// complete, never while the source may still watch it (FIELD-NOTES).
+  /// complete, never while the source may still watch it (docs/libraries.md).
   func tearDown() {
     timer.invalidate()
     gate.cancel()

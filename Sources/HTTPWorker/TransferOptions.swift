@@ -2,9 +2,6 @@ import CCurl
 
 /// The libcurl options every transfer gets, from its `TransferRequest` (docs/format.md, options).
 enum TransferOptions {
-  /// Seconds under 1 byte/s after which a transfer fails with `timeout`, at most.
-  static let lowSpeedWindow: Double = 30
-
   static func apply(_ request: TransferRequest, to easy: CurlEasy) {
     easy.set(CURLOPT_URL, request.url)
     // Threads and signals do not mix: curl must not use SIGALRM for DNS timeouts.
@@ -21,7 +18,7 @@ enum TransferOptions {
       easy.set(CURLOPT_LOW_SPEED_TIME, Int(window.rounded(.up)))
     }
     easy.set(CURLOPT_FOLLOWLOCATION, 1)
-    // MAXREDIRS defaults to unlimited before curl 8.3 (FIELD-NOTES).
+    // MAXREDIRS defaults to unlimited before curl 8.3 (docs/libraries.md).
     easy.set(CURLOPT_MAXREDIRS, max(0, request.maxRedirects))
     // Only the web: a redirect to file:// or another scheme fails with UNSUPPORTED_PROTOCOL.
     easy.set(CURLOPT_PROTOCOLS_STR, "http,https")

@@ -72,7 +72,7 @@ public struct TransferResponse: Sendable, Equatable {
   }
 }
 
-/// Why a transfer failed: the contract's error kinds that belong to transport.
+/// Why a transfer failed: the error kinds of docs/format.md that belong to transport.
 public struct TransferError: Error, Sendable, Equatable {
   public enum Kind: String, Sendable {
     case http, network, dns, timeout, tls

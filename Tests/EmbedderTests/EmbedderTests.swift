@@ -1,5 +1,6 @@
 import FeedPull
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite struct EmbedderTests {
   /// A sink of the embedder's own: it names the model types it receives.
   final class TitleSink: PullRecordSink {
-    let state = Locked<(titles: [String], ends: [EndRecord])>(([], []))
+    let state = Mutex<(titles: [String], ends: [EndRecord])>(([], []))
     func receive(_ record: PullRecord) {
       switch record {
       case .item(let record):
@@ -72,7 +73,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: ["/stall": .silent])
     let puller = try FeedPuller()
     let task = Task { await puller.pull([PullSource(server.url("/stall"))], into: TitleSink()) }
-    #expect(server.requestsReceived.wait(timeout: 30))
+    #expect(await server.requestsReceived.waitAsync(timeout: 30))
     task.cancel()
     let ends = await task.value
     await puller.shutdown()

@@ -2,7 +2,7 @@ import Testing
 
 @testable import FeedParser
 
-/// Broken documents: what is recovered, what fails, and with which kind (CONTRACT.md, Safety).
+/// Broken documents: what is recovered, what fails, and with which kind (docs/format.md, "Errors" and "Safety").
 @Suite struct DamageTests {
   @Test func repairedEntitiesAndAmpersands() throws {
     let outcome = try parseFixture("damage/bare-ampersand.xml")

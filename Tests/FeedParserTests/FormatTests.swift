@@ -2,7 +2,7 @@ import Testing
 
 @testable import FeedParser
 
-/// RSS 0.9x/2.0, RSS 1.0 and Atom 0.3/1.0 map to the contract's fields (CONTRACT.md).
+/// RSS 0.9x/2.0, RSS 1.0 and Atom 0.3/1.0 map to the output's fields (docs/format.md).
 @Suite struct FormatTests {
   @Test(arguments: [
     ("rss/rss20-full.xml", FeedVersion.rss20), ("rss/rss091-netscape.xml", .rss091n),

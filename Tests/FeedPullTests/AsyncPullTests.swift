@@ -59,7 +59,7 @@ import Testing
       for await _ in stream { count += 1 }
       return count
     }
-    #expect(server.requestsReceived.wait(timeout: 10))
+    #expect(await server.requestsReceived.waitAsync(timeout: 10))
     consumer.cancel()
     _ = await consumer.value
     #expect(stream.buffer.allEnded.wait(timeout: .now() + 10) == .success)

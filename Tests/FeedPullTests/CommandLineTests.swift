@@ -1,8 +1,9 @@
+import FeedPullSupport
 import Foundation
 import TestSupport
 import Testing
 
-/// The real `feedpull` binary against the contract: exit statuses, records, usage errors.
+/// The real `feedpull` binary against docs/format.md: exit statuses, records, usage errors.
 @Suite struct CommandLineTests {
   static let feed = """
     <?xml version="1.0" encoding="utf-8"?>
@@ -163,18 +164,17 @@ import Testing
 }
 
 /// Reads a child's stdout as it comes, and signals the first item record.
-private final class OutputWatcher: @unchecked Sendable {
+private final class OutputWatcher: Sendable {
   let firstItem = EventLatch()
   let finished = DispatchSemaphore(value: 0)
-  private let lock = NSLock()
-  private var data = Data()
+  private let data = TSanVisibleMutex(Data())
 
   init(_ handle: FileHandle) {
     Thread {
       while true {
         let chunk = handle.availableData
         if chunk.isEmpty { break }
-        self.lock.withLock { self.data.append(chunk) }
+        self.data.withLock { $0.append(chunk) }
         if self.text.contains("\"type\":\"item\"") && self.firstItem.value == 0 {
           self.firstItem.signal()
         }
@@ -183,5 +183,5 @@ private final class OutputWatcher: @unchecked Sendable {
     }.start()
   }
 
-  var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+  var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }

@@ -144,7 +144,7 @@ import Testing
     #expect(latch.endRecords.first?.encoding == "shift_jis")
   }
 
-  /// The contract's rule when the HTTP charset and the XML declaration disagree: decode by the
+  /// The rule (docs/format.md) when the HTTP charset and the XML declaration disagree: decode by the
   /// one the bytes are valid in, never print mojibake silently.
   @Test(arguments: [
     ("utf-8", "iso-8859-1", Array("café".utf8), "café"),

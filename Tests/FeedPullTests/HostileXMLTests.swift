@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Hostile and broken documents through the real binary: each ends with the contract's record,
+/// Hostile and broken documents through the real binary: each ends with the record docs/format.md gives it,
 /// in bounded time and memory, keeping the items that came before the fault.
 @Suite struct HostileXMLTests {
   /// A document in a temporary file, removed by the caller.

@@ -1,3 +1,4 @@
+import FeedPullSupport
 import Foundation
 import Synchronization
 import TestSupport
@@ -52,7 +53,7 @@ import Testing
     let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     let log = TransferLog()
-    let ownID = Locked<TransferID?>(nil)
+    let ownID = TSanVisibleMutex<TransferID?>(nil)
     let id = worker.add(
       TransferRequest(server, "/drip"),
       delegate: LoggingDelegate(
@@ -119,8 +120,8 @@ import Testing
     let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     let log = TransferLog()
     let pauses = EventLatch()
-    let ownID = Locked<TransferID?>(nil)
-    let bytesAtPause = Locked<[Int]>([])
+    let ownID = TSanVisibleMutex<TransferID?>(nil)
+    let bytesAtPause = TSanVisibleMutex<[Int]>([])
     let id = worker.add(
       TransferRequest(server, "/big"),
       delegate: LoggingDelegate(
@@ -164,7 +165,7 @@ import Testing
     let worker = try ConnectionWorker(configuration: .forLoopbackTests)
     defer { worker.stop() }
     let log = TransferLog()
-    let ownID = Locked<TransferID?>(nil)
+    let ownID = TSanVisibleMutex<TransferID?>(nil)
     let marks = server.marksPassed
     let id = worker.add(
       TransferRequest(server, "/buffered"),

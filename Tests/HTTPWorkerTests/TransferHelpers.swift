@@ -1,3 +1,4 @@
+import FeedPullSupport
 import Foundation
 import HTTPWorker
 import TestSupport
@@ -37,20 +38,12 @@ extension TransferRequest {
 }
 
 /// A list of times written from one thread and read from another.
-final class EventLatchTimes: @unchecked Sendable {
-  // @unchecked: `storage` is only touched with `lock` held.
-  private let lock = NSLock()
-  private var storage: [Double] = []
+final class EventLatchTimes: Sendable {
+  private let storage = TSanVisibleMutex<[Double]>([])
 
   func append(_ value: Double) {
-    lock.lock()
-    storage.append(value)
-    lock.unlock()
+    storage.withLock { $0.append(value) }
   }
 
-  var values: [Double] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
-  }
+  var values: [Double] { storage.withLock { $0 } }
 }

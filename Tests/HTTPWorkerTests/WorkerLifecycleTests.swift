@@ -1,3 +1,4 @@
+import FeedPullSupport
 import Foundation
 import TestSupport
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite struct WorkerLifecycleTests {
   /// Counts transfers between their response and their end, per host, on the worker thread.
   final class InFlightGauge: Sendable {
-    private let state = Locked<
+    private let state = TSanVisibleMutex<
       (current: [String: Int], peak: [String: Int], total: Int, peakTotal: Int)
     >(
       ([:], [:], 0, 0))

@@ -40,4 +40,13 @@ public final class EventLatch: @unchecked Sendable {
     }
     return true
   }
+
+  /// The same wait from async code, on a thread of its own: a blocking wait on one of Swift
+  /// concurrency's few cooperative threads (two on this machine) can starve the very task that
+  /// would signal.
+  public func waitAsync(for target: Int = 1, timeout: Double) async -> Bool {
+    await withCheckedContinuation { done in
+      Thread.detachNewThread { done.resume(returning: self.wait(for: target, timeout: timeout)) }
+    }
+  }
 }

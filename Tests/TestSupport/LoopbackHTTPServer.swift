@@ -1,3 +1,4 @@
+import FeedPullSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -74,7 +75,7 @@ final class ServerCore: Sendable {
   let port: UInt16
   private let listener: Int32
   private let routes: [String: HTTPScript]
-  private let state = Locked(State())
+  private let state = TSanVisibleMutex(State())
   /// Wakes connections waiting in a `.wait` or `.stallForever` step when the server stops.
   private let stopLatch = EventLatch()
   let requestLatch = EventLatch()

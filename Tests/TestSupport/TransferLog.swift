@@ -1,3 +1,4 @@
+import FeedPullSupport
 import Foundation
 import HTTPWorker
 
@@ -11,8 +12,8 @@ public final class TransferLog: Sendable {
     case fail(TransferError, TransferSummary)
   }
 
-  private let events = Locked<[Event]>([])
-  private let threads = Locked<Set<UInt>>([])
+  private let events = TSanVisibleMutex<[Event]>([])
+  private let threads = TSanVisibleMutex<Set<UInt>>([])
   /// Signalled once per `didFinish` / `didFail`.
   public let ended = EventLatch()
   /// Signalled once per chunk.

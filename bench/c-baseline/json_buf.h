@@ -29,7 +29,7 @@ void put_json(buf *b, const char *s, size_t n);
 void put_field(buf *b, const char *key, const char *s, size_t n);
 
 /* ,{"key":"value",...} for a list entry, from (key, value) pairs; empty values left out, and
- * with numeric_last the last value only when it is an integer (the contract's `length`). */
+ * with numeric_last the last value only when it is an integer (the output's `length`). */
 void put_object(buf *list, int pairs, const char **keys, buf *values, int numeric_last);
 
 #endif

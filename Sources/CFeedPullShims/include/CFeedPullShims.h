@@ -9,18 +9,14 @@
 
 // curl_easy_setopt, one wrapper per argument type.
 CURLcode fp_easy_setopt_long(CURL *easy, CURLoption option, long value);
-CURLcode fp_easy_setopt_off(CURL *easy, CURLoption option, curl_off_t value);
 CURLcode fp_easy_setopt_str(CURL *easy, CURLoption option, const char *value);
 CURLcode fp_easy_setopt_ptr(CURL *easy, CURLoption option, void *value);
 CURLcode fp_easy_setopt_slist(CURL *easy, CURLoption option, struct curl_slist *value);
 CURLcode fp_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback cb);
-CURLcode fp_easy_setopt_xferinfo_callback(CURL *easy, curl_xferinfo_callback cb);
 
 // curl_easy_getinfo, one wrapper per result type.
 CURLcode fp_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
-CURLcode fp_easy_getinfo_off(CURL *easy, CURLINFO info, curl_off_t *out);
 CURLcode fp_easy_getinfo_str(CURL *easy, CURLINFO info, const char **out);
-CURLcode fp_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **out);
 
 // curl_multi_setopt, one wrapper per argument type.
 CURLMcode fp_multi_setopt_long(CURLM *multi, CURLMoption option, long value);

@@ -12,13 +12,11 @@ enum CommonDateShapes {
   }
 
   private static func seconds(in bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-    var start = 0
-    var end = bytes.count
-    while start < end, bytes[start].isXMLSpace { start += 1 }
-    while end > start, bytes[end - 1].isXMLSpace { end -= 1 }
+    let trimmed = bytes.xmlSpaceTrimmedRange
+    let (start, end) = (trimmed.lowerBound, trimmed.upperBound)
     // A long fraction of a second could otherwise pass text the general path refuses.
     guard end - start <= FeedDateParser.longestDate else { return nil }
-    let scanner = CommonDateScanner(bytes, from: start, to: end)
+    let scanner = DateByteCursor(bytes, from: start, to: end)
     // Only the RFC 3339 shape has a dash fifth; trying the other would merely fail.
     let isRFC3339 = scanner.byte(at: 4) == UInt8(ascii: "-")
     var fields = CivilTime.Fields(year: 0)

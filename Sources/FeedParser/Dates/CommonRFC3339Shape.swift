@@ -5,7 +5,7 @@
 enum CommonRFC3339Shape {
   /// Reads the text into `fields` (fresh ones, all defaults); false when it is not in this
   /// shape. Filled in place rather than returned, which spares copies of the fields.
-  static func read(_ scanner: CommonDateScanner, into fields: inout CivilTime.Fields) -> Bool {
+  static func read(_ scanner: DateByteCursor, into fields: inout CivilTime.Fields) -> Bool {
     var scanner = scanner
     guard let year = scanner.number(digits: 4), scanner.take(UInt8(ascii: "-")),
       let month = scanner.number(digits: 2), scanner.take(UInt8(ascii: "-")),

@@ -6,7 +6,7 @@
 enum CommonRFC822Shape {
   /// Reads the text into `fields` (fresh ones, all defaults); false when it is not in this
   /// shape. Filled in place rather than returned, which spares copies of the fields.
-  static func read(_ scanner: CommonDateScanner, into fields: inout CivilTime.Fields) -> Bool {
+  static func read(_ scanner: DateByteCursor, into fields: inout CivilTime.Fields) -> Bool {
     var scanner = scanner
     if scanner.nextIsLetter {
       guard let weekday = scanner.threeLetters(), isWeekday(weekday),
@@ -34,7 +34,7 @@ enum CommonRFC822Shape {
   }
 
   /// A numeric offset, or one of RFC 822's names for universal time (all 0 in `DateWords.zones`).
-  private static func zoneToEnd(_ scanner: inout CommonDateScanner) -> Int64? {
+  private static func zoneToEnd(_ scanner: inout DateByteCursor) -> Int64? {
     guard scanner.nextIsLetter else { return scanner.signedOffsetToEnd() }
     let isUniversal =
       scanner.restIs("gmt") || scanner.restIs("utc") || scanner.restIs("ut")
@@ -69,5 +69,5 @@ enum CommonRFC822Shape {
     }
   }
 
-  private static func key(_ name: StaticString) -> UInt32 { CommonDateScanner.key(name) }
+  private static func key(_ name: StaticString) -> UInt32 { DateByteCursor.key(name) }
 }

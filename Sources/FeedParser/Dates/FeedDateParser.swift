@@ -41,9 +41,7 @@ public enum FeedDateParser {
   static func normalizedBytes(_ text: String) -> [UInt8] {
     var bytes = Array(text.utf8)
     for index in bytes.indices where bytes[index] &- 0x41 < 26 { bytes[index] |= 0x20 }
-    let start = bytes.firstIndex { !$0.isXMLSpace } ?? bytes.endIndex
-    let end = bytes.lastIndex { !$0.isXMLSpace }.map { $0 + 1 } ?? start
-    return Array(bytes[start..<end])
+    return Array(bytes[bytes.xmlSpaceTrimmedRange])
   }
 
   /// The instant as RFC 3339 in UTC: `2011-10-19T01:35:15Z`. RFC 3339 years run from 0001 to

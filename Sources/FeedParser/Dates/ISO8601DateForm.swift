@@ -5,7 +5,11 @@
 enum ISO8601DateForm {
   /// The fields, or nil when `bytes` (lower case, trimmed) is not in one of these forms.
   static func parse(_ bytes: ArraySlice<UInt8>) -> CivilTime.Fields? {
-    var cursor = DateByteCursor(bytes)
+    bytes.withUnsafeBufferPointer { parse(DateByteCursor($0)) }
+  }
+
+  private static func parse(_ start: DateByteCursor) -> CivilTime.Fields? {
+    var cursor = start
     guard let year = cursor.number(digits: 4) else { return nil }
     var fields = CivilTime.Fields(year: year)
     let extended = cursor.take(UInt8(ascii: "-"))
@@ -23,7 +27,7 @@ enum ISO8601DateForm {
     case (true, 3)
     where cursor.peek == UInt8(ascii: "0") && cursor.byte(at: 3) == UInt8(ascii: "-"):
       // Google once wrote months with an extra zero (`2003-012-31`); feedparser reads it.
-      cursor.index += 1
+      cursor.skip(1)
       fields.month = cursor.number(digits: 2) ?? 0
       _ = cursor.take(UInt8(ascii: "-"))
       guard let day = cursor.number(digits: 2) else { return nil }
@@ -57,7 +61,7 @@ enum ISO8601DateForm {
       if cursor.take(UInt8(ascii: ".")) || cursor.take(UInt8(ascii: ",")) {
         let fraction = cursor.digitRun()
         guard fraction > 0 else { return false }
-        cursor.index += fraction
+        cursor.skip(fraction)
       }
     }
     return true

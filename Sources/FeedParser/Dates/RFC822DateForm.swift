@@ -124,8 +124,11 @@ enum RFC822DateForm {
       guard (1...12).contains(fields.hour) else { return .invalid }
       fields.hour = fields.hour % 12 + (letters.first == UInt8(ascii: "p") ? 12 : 0)
     case .zone:
-      var cursor = DateByteCursor(word)
-      guard let offset = cursor.zoneToEnd() else { return .notThisSlot }
+      let offset = word.withUnsafeBufferPointer { bytes -> Int64? in
+        var cursor = DateByteCursor(bytes)
+        return cursor.zoneToEnd()
+      }
+      guard let offset else { return .notThisSlot }
       fields.offsetMinutes = offset
     }
     return .read
@@ -135,7 +138,13 @@ enum RFC822DateForm {
   private static func readTime(_ word: ArraySlice<UInt8>, into fields: inout CivilTime.Fields)
     -> Bool
   {
-    var cursor = DateByteCursor(word)
+    word.withUnsafeBufferPointer { readTime(DateByteCursor($0), into: &fields) }
+  }
+
+  private static func readTime(_ start: DateByteCursor, into fields: inout CivilTime.Fields)
+    -> Bool
+  {
+    var cursor = start
     var parts: [Int64] = []
     repeat {
       let digits = cursor.digitRun()
@@ -148,7 +157,7 @@ enum RFC822DateForm {
     if parts.count == 3, cursor.take(UInt8(ascii: ".")) {
       let fraction = cursor.digitRun()
       guard fraction > 0 else { return false }
-      cursor.index += fraction
+      cursor.skip(fraction)
     }
     guard cursor.isAtEnd else { return false }
     fields.hour = parts[0]

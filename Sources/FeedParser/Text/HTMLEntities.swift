@@ -1,5 +1,5 @@
 /// HTML5's named character references, which real feeds use without declaring them (`&nbsp;`,
-/// `&eacute;`, `&hellip;`); the contract decodes them with HTML5's table. Generated from the
+/// `&eacute;`, `&hellip;`); docs/format.md decodes them with HTML5's table. Generated from the
 /// WHATWG list (as Python's `html.entities.html5` carries it): one "name HEX…" a line.
 enum HTMLEntities {
   /// The replacement text for `&name;`, or nil when HTML5 does not define `name`.

@@ -53,25 +53,3 @@ enum PersonTextParser {
       || (scalar >= "0" && scalar <= "9")
   }
 }
-
-extension String {
-  /// The text without surrounding XML white space (space, tab, CR, LF), without Foundation.
-  func trimmingSpaces() -> String {
-    // Fast path: nothing to trim (ASCII white space is one UTF-8 byte at either end), read
-    // from the contiguous UTF-8 (`utf8.last` walks the generic index path, a few hundred
-    // instructions a call, and a copy for `withUTF8` costs a retain and a release; every
-    // field is trimmed).
-    let untrimmed = utf8.withContiguousStorageIfAvailable { bytes in
-      guard let first = bytes.first, let last = bytes.last else { return false }
-      return !first.isXMLSpace && !last.isXMLSpace
-    }
-    if untrimmed == true { return self }
-    let scalars = unicodeScalars
-    guard let first = scalars.firstIndex(where: { !$0.isXMLSpace }) else { return "" }
-    let last = scalars.lastIndex(where: { !$0.isXMLSpace })!
-    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) {
-      return self
-    }
-    return String(scalars[first...last])
-  }
-}

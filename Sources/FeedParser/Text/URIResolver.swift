@@ -12,12 +12,12 @@ enum URIResolver {
 
   /// `reference` resolved against `base`; `reference` itself when there is no usable base.
   static func resolve(_ reference: String, against base: String?) -> String {
-    let reference = trimmed(reference)
+    let reference = reference.trimmingSpaces()
     // Most feed URLs are absolute: answer those without splitting anything.
     guard let base, !base.isEmpty, !hasScheme(reference) else { return reference }
     let ref = split(Substring(reference))
     if ref.scheme != nil { return reference }
-    let baseParts = split(Substring(trimmed(base)))
+    let baseParts = split(Substring(base.trimmingSpaces()))
     guard baseParts.scheme != nil else { return reference }
     var target = Parts(scheme: baseParts.scheme, authority: nil, path: "", query: nil)
     if ref.authority != nil {
@@ -61,10 +61,6 @@ enum URIResolver {
       isFirst = false
     }
     return false
-  }
-
-  private static func trimmed(_ text: String) -> String {
-    text.trimmingSpaces()
   }
 
   /// RFC 3986 appendix B, without a regular expression.

@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// Follows where `XMLRepairFilter` is in a document's markup, one byte at a time, so that it
 /// repairs references only in character data and attribute values: inside CDATA sections,
 /// comments, processing instructions and the DOCTYPE a bare `&` is legal or not ours to touch

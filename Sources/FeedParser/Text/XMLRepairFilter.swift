@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -16,7 +18,7 @@
 ///   (`&name;`, `&#123;`, `&#x1F;`) becomes `&amp;`.
 /// - `&name;` naming an HTML5 entity that is neither one of XML's five nor declared in the
 ///   internal subset becomes numeric references (`&nbsp;` → `&#160;`).
-/// - An unknown `&name;` becomes `&amp;name;`: the contract keeps it as literal text.
+/// - An unknown `&name;` becomes `&amp;name;`: docs/format.md keeps it as literal text.
 /// - In character data and attribute values, a `<` that starts no markup (`a < b`) becomes
 ///   `&lt;`.
 /// - A numeric reference to a character XML forbids is dropped when it names a C0 control (as

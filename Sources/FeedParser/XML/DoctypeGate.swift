@@ -11,11 +11,11 @@ struct DoctypeGate {
     case prolog
     /// After `<`, with the bytes of the construct read so far (`!DOCTYPE`, `!--`, `?`).
     case markupStart([UInt8])
-    case comment(dashes: Int)
-    case processingInstruction(sawQuestionMark: Bool)
+    /// Inside a prolog comment or processing instruction, which is dropped.
+    case skipping(CommentOrPIBody)
     case doctype(quote: UInt8?, bracketDepth: Int)
     /// A comment inside the internal subset, whose text may hold quotes and brackets.
-    case subsetComment(bracketDepth: Int, dashes: Int)
+    case subsetComment(bracketDepth: Int, CommentOrPIBody)
     case open
   }
 
@@ -53,10 +53,7 @@ struct DoctypeGate {
 
   /// Lets through whatever is still held.
   mutating func finish(_ body: (UnsafeRawBufferPointer) -> Void) {
-    switch state {
-    case .comment, .processingInstruction: sawMalformedMarkup = true
-    default: break
-    }
+    if case .skipping = state { sawMalformedMarkup = true }
     open(body)
   }
 
@@ -90,9 +87,9 @@ struct DoctypeGate {
     case .markupStart(var seen):
       seen.append(byte)
       if seen == [UInt8(ascii: "?")] {
-        state = .processingInstruction(sawQuestionMark: false)
+        state = .skipping(CommentOrPIBody(.processingInstruction))
       } else if seen == Self.commentKeyword {
-        state = .comment(dashes: 0)
+        state = .skipping(CommentOrPIBody(.comment))
       } else if seen == Self.doctypeKeyword {
         held.append(UInt8(ascii: "<"))
         held.append(contentsOf: seen)
@@ -105,31 +102,19 @@ struct DoctypeGate {
         held.append(contentsOf: seen)
         state = .open
       }
-    case .comment(let dashes):
-      if byte == UInt8(ascii: ">") && dashes >= 2 {
-        state = .prolog
-      } else {
-        if dashes >= 2 { sawMalformedMarkup = true }  // XML 1.0 production 15: no `--` inside.
-        state = .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
-      }
-    case .processingInstruction(let sawQuestionMark):
-      if byte == UInt8(ascii: ">") && sawQuestionMark {
-        state = .prolog
-      } else {
-        state = .processingInstruction(sawQuestionMark: byte == UInt8(ascii: "?"))
-      }
-    case .subsetComment(let depth, let dashes):
+    case .skipping(var body):
+      let ended = body.step(byte)
+      if body.sawDoubleDash { sawMalformedMarkup = true }
+      state = ended ? .prolog : .skipping(body)
+    case .subsetComment(let depth, var body):
       held.append(byte)
-      if byte == UInt8(ascii: ">") && dashes >= 2 {
-        state = .doctype(quote: nil, bracketDepth: depth)
-      } else {
-        state = .subsetComment(
-          bracketDepth: depth, dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
-      }
+      state =
+        body.step(byte)
+        ? .doctype(quote: nil, bracketDepth: depth) : .subsetComment(bracketDepth: depth, body)
     case .doctype(let quote, let depth):
       held.append(byte)
       if quote == nil && depth > 0 && recent == Self.commentOpener {
-        state = .subsetComment(bracketDepth: depth, dashes: 0)
+        state = .subsetComment(bracketDepth: depth, CommentOrPIBody(.comment))
       } else if let quote {
         state = .doctype(quote: byte == quote ? nil : quote, bracketDepth: depth)
       } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {

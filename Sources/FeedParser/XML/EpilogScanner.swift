@@ -11,8 +11,7 @@ struct EpilogScanner {
     case markup
     /// After `<!`, with the dashes of `<!--` seen so far.
     case commentOpening(dashes: Int)
-    case comment(dashes: Int)
-    case processingInstruction(sawQuestionMark: Bool)
+    case skipping(CommentOrPIBody)
   }
 
   private var state = State.between
@@ -43,7 +42,7 @@ struct EpilogScanner {
     case .markup:
       switch byte {
       case UInt8(ascii: "!"): state = .commentOpening(dashes: 0)
-      case UInt8(ascii: "?"): state = .processingInstruction(sawQuestionMark: false)
+      case UInt8(ascii: "?"): state = .skipping(CommentOrPIBody(.processingInstruction))
       case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
         UInt8(ascii: "_"), UInt8(ascii: ":"), 0x80...0xFF:
         sawStartTag = true
@@ -55,23 +54,13 @@ struct EpilogScanner {
       }
     case .commentOpening(let dashes):
       if byte == UInt8(ascii: "-") {
-        state = dashes == 1 ? .comment(dashes: 0) : .commentOpening(dashes: 1)
+        state = dashes == 1 ? .skipping(CommentOrPIBody(.comment)) : .commentOpening(dashes: 1)
       } else {
         sawJunk = true
         state = .between
       }
-    case .comment(let dashes):
-      if byte == UInt8(ascii: ">") && dashes >= 2 {
-        state = .between
-      } else {
-        state = .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
-      }
-    case .processingInstruction(let sawQuestionMark):
-      if byte == UInt8(ascii: ">") && sawQuestionMark {
-        state = .between
-      } else {
-        state = .processingInstruction(sawQuestionMark: byte == UInt8(ascii: "?"))
-      }
+    case .skipping(var body):
+      state = body.step(byte) ? .between : .skipping(body)
     }
   }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import HTTPWorker
+import FeedPullSupport
 import Synchronization
 
 extension FeedPuller {

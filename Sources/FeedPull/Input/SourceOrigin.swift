@@ -1,5 +1,5 @@
 /// Where a SOURCE's bytes come from, decided from the text alone (no file system access), as
-/// the contract defines a SOURCE.
+/// docs/format.md defines a SOURCE.
 enum SourceOrigin: Equatable {
   case http(url: String)
   case file(path: String)

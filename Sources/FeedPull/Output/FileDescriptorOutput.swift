@@ -1,4 +1,4 @@
-import HTTPWorker
+import FeedPullSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,10 +1,11 @@
 import FeedParser
+import FeedPullSupport
 
 /// Pending JSON Lines output, written field by field straight into one byte buffer. Hand-written
 /// because records are the hot path's output (one per item at hundreds of MB/s of feed) and
 /// Foundation's JSONEncoder is an order of magnitude slower; and mutated in place, never copied,
 /// because a copy of the pending buffer per record was the profile's top cost. Nil and empty
-/// values are left out, as the contract asks ("never null, never \"\"").
+/// values are left out (docs/format.md: never `null`, never `""`).
 struct JSONLineBuffer: ~Copyable {
   private(set) var bytes = OutputBytes()
   private var needsComma = false
@@ -225,7 +226,7 @@ struct JSONLineBuffer: ~Copyable {
           written &+= 8
           continue
         }
-        let clean = mask.trailingZeroBitCount &>> 3
+        let clean = ByteWord.firstMatch(mask)
         index &+= clean
         written &+= clean
       }
@@ -242,18 +243,11 @@ struct JSONLineBuffer: ~Copyable {
   }
 
   /// The high bit of each of the eight bytes that may be below 0x20, a `"` or a `\`; the lowest
-  /// set bit is exact (bit tricks from "Bit Twiddling Hacks": a byte is zero after XOR with the
-  /// one sought, and borrows only run upward).
+  /// set bit is exact, so `ByteWord.firstMatch` finds the first byte to escape.
   @inline(__always)
   private static func escapeMask(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let control = (word &- ones &* 0x20) & ~word & highs
-    let quote = word ^ (ones &* 0x22)
-    let backslash = word ^ (ones &* 0x5C)
-    let hasQuote = (quote &- ones) & ~quote & highs
-    let hasBackslash = (backslash &- ones) & ~backslash & highs
-    return control | hasQuote | hasBackslash
+    ByteWord.matchesBelow(word, 0x20) | ByteWord.matches(word, UInt8(ascii: "\""))
+      | ByteWord.matches(word, UInt8(ascii: "\\"))
   }
 
   /// `\"`, `\\`, the short escapes, else `\u00XX`; returns the length written.

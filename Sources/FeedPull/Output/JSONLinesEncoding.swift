@@ -1,7 +1,7 @@
 import FeedParser
 
-/// Records as the contract's JSON Lines: one object a line, fields named and ordered as in
-/// `../shared/CONTRACT.md`.
+/// Records as JSON Lines: one object a line, fields named and ordered as docs/format.md lists
+/// them.
 enum JSONLinesEncoding {
   /// Appends `record` and its newline to `buffer`.
   static func append(_ record: PullRecord, to buffer: inout JSONLineBuffer) {

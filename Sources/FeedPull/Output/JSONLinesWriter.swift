@@ -1,4 +1,4 @@
-import HTTPWorker
+import FeedPullSupport
 import Synchronization
 
 /// Writes records as JSON Lines (docs/format.md) to a file descriptor (standard output for the

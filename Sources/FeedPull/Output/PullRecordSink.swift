@@ -1,9 +1,11 @@
-import HTTPWorker
+import FeedPullSupport
 import Synchronization
 
 /// Where records go as they become known: the delegate API for tools that embed feedpull.
-/// Called from the worker thread and from local-source readers, so implementations must be
-/// thread-safe; records of one source arrive in order, records of different sources interleave.
+/// Called from the threads that parse (each transfer's own serial queue, the worker thread for
+/// a flow-controlled sink, the local-source readers; docs/pipeline.md), several at once, so
+/// implementations must be thread-safe; records of one source arrive in order, records of
+/// different sources interleave.
 public protocol PullRecordSink: Sendable {
   func receive(_ record: PullRecord)
   /// A batch boundary (the end of a parsed chunk, the end of a source): what was received may

@@ -1,5 +1,5 @@
 import FeedParser
-import HTTPWorker
+import FeedPullSupport
 
 #if canImport(Glibc)
   import Glibc

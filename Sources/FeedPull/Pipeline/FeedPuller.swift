@@ -1,4 +1,5 @@
 import Dispatch
+import FeedPullSupport
 import Foundation
 import HTTPWorker
 import Synchronization

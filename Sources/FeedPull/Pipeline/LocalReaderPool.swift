@@ -1,5 +1,5 @@
+import FeedPullSupport
 import Foundation
-import HTTPWorker
 
 /// Runs local-source reads on at most `width` threads, in the order they were added. A thread
 /// per source (the first design) started a thousand threads for a thousand files, each only to

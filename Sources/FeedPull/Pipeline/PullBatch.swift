@@ -1,3 +1,4 @@
+import FeedPullSupport
 import HTTPWorker
 import Synchronization
 

@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// Replaces every invalid UTF-8 sequence with U+FFFD before libxml2 reads the bytes. libxml2
 /// 2.9.14 meets a bad byte by switching the rest of the document to ISO-8859-1 at a point that
 /// depends on how the bytes were chunked; replacing them here makes the text the same however
@@ -83,12 +85,28 @@ struct UTF8Repair {
     Self.replacement.withUnsafeBytes(body)
   }
 
+  /// True when `bytes` are well-formed UTF-8 (RFC 3629 section 4), a sequence cut off at the
+  /// very end included. U+FFFE and U+FFFF count as valid here: the question is which encoding
+  /// the bytes are in, not whether they are XML characters (the repair still replaces them).
+  static func isValidEncoding(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var start = 0
+    while start < bytes.count {
+      let scan = scan(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+      guard let invalid = scan.invalidAt else { return true }
+      guard scan.isNoncharacter else { return false }
+      start += invalid + scan.invalidLength
+    }
+    return true
+  }
+
   private struct Scan {
     /// Bytes from the start that are whole valid sequences.
     var validEnd: Int
     /// Where an invalid sequence starts (== validEnd), and how many bytes it spans.
     var invalidAt: Int?
     var invalidLength = 1
+    /// The invalid sequence is U+FFFE or U+FFFF: well-formed UTF-8, but no XML character.
+    var isNoncharacter = false
   }
 
   private static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
@@ -98,13 +116,12 @@ struct UTF8Repair {
       // ASCII eight bytes at a time (most feed markup is ASCII), then straight to the first
       // byte that is not.
       if index + 8 <= count {
-        let high =
-          bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080
+        let high = ByteWord.nonASCII(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
         if high == 0 {
           index += 8
           continue
         }
-        index += high.trailingZeroBitCount >> 3
+        index += ByteWord.firstMatch(high)
       }
       if bytes[index] < 0x80 {
         index += 1
@@ -160,7 +177,7 @@ struct UTF8Repair {
         }
       }
       if lead == 0xEF && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE {
-        return Scan(validEnd: index, invalidAt: index, invalidLength: 3)
+        return Scan(validEnd: index, invalidAt: index, invalidLength: 3, isNoncharacter: true)
       }
       index += length
     }

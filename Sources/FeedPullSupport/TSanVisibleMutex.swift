@@ -1,14 +1,15 @@
 import CFeedPullShims
 import Synchronization
 
-/// A `Mutex` whose critical sections ThreadSanitizer can see as ordered.
+/// A `Mutex` whose critical sections ThreadSanitizer can see as ordered: the one lock of the
+/// project (worker inbox, pipeline, writers, the command's status line, and the test helpers).
 ///
 /// Measured here (Swift 6.3.1, Linux): four threads contending one `Synchronization.Mutex` make
 /// TSan report "Swift access race" between two `withLock` bodies, because a contended lock is
 /// handed over by the kernel (PI futex) without a user-space atomic that TSan observes; the same
 /// program with a pthread-based lock is clean. Announcing acquire/release on the lock's address
-/// keeps the worker's TSan runs meaningful. Outside TSan builds the annotations are two calls to
-/// empty functions. `package`: the pipeline's locks need the same treatment.
+/// keeps `--sanitize=thread` runs meaningful. Outside TSan builds the annotations are two calls
+/// to empty functions. `package`: every target of this package shares it; it is not API.
 package final class TSanVisibleMutex<Value: ~Copyable>: Sendable {
   private let mutex: Mutex<Value>
 

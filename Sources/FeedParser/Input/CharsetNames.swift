@@ -1,5 +1,5 @@
 /// Character encoding names as feeds and servers spell them, reduced to the lower-case IANA name
-/// the contract reports (`utf-8`, `shift_jis`, `iso-8859-1`) and libxml2/iconv accept.
+/// the output reports (`utf-8`, `shift_jis`, `iso-8859-1`) and libxml2/iconv accept.
 enum CharsetNames {
   /// The families whose byte order the bytes, not the name, decide.
   enum Family { case utf16, utf32 }
@@ -68,18 +68,4 @@ enum CharsetNames {
 
   /// The UTF-16 or UTF-32 family a (canonical) name belongs to, if any.
   static func family(_ name: String) -> Family? { families[name] }
-
-  /// Encodings in which `<`, `&`, `;` and the C0 controls are single bytes that never occur
-  /// inside a multi-byte character, so a byte-level repair cannot split a character. Not the
-  /// UTF-16/32 families; not ISO-2022, whose ESC shifts are C0 controls; not EBCDIC or UTF-7.
-  static func isASCIICompatible(_ name: String) -> Bool {
-    if family(name) != nil { return false }
-    if name.hasPrefix("iso-2022") || name.hasPrefix("utf-7") || name.hasPrefix("ebcdic")
-      || name.hasPrefix("ibm037") || name.hasPrefix("ibm500") || name.hasPrefix("ibm875")
-      || name.hasPrefix("ibm1140") || name.hasPrefix("hz")
-    {
-      return false
-    }
-    return true
-  }
 }

@@ -1,5 +1,5 @@
 /// Decides a document's character encoding from its first bytes, before libxml2 sees any
-/// (FIELD-NOTES: libxml2 lets the XML declaration beat a BOM, and UTF-8 declared ISO-8859-1
+/// (docs/libraries.md: libxml2 lets the XML declaration beat a BOM, and UTF-8 declared ISO-8859-1
 /// comes out as silent mojibake). Order: a BOM; the byte pattern of `<?` in UTF-16/32
 /// (XML 1.0 appendix F); then the HTTP `charset` and the XML declaration, settled by the
 /// bytes when they disagree.
