@@ -1,0 +1,41 @@
+/// What a complete record takes from its namespaced objects when the core element is absent,
+/// as feedparser does: itunes:summary (else itunes:subtitle) as the description or summary,
+/// media:title and media:description as an item's title and summary, itunes:image as the
+/// feed's image, itunes:owner as its publisher; and the item's own `image`.
+enum NamespaceFallbacks {
+  static func complete(_ channel: inout FeedChannel) {
+    if let itunes = channel.itunes {
+      if channel.description == nil { channel.description = itunes.summary ?? itunes.subtitle }
+      if channel.image == nil { channel.image = itunes.image }
+      if channel.publisher == nil, let owner = itunes.owner { channel.publisher = owner }
+    }
+    if let media = channel.media {
+      if channel.title == nil, let title = media.title {
+        channel.title = title
+        channel.titleType = media.titleType ?? "text/plain"
+      }
+      if channel.description == nil { channel.description = media.description }
+    }
+    if channel.schedule?.isEmpty == true { channel.schedule = nil }
+  }
+
+  static func complete(_ item: inout FeedItem) {
+    if item.summaryUTF8 == nil, let itunes = item.itunes,
+      let text = itunes.summary ?? itunes.subtitle
+    {
+      item.summary = text
+      item.summaryType = "text/plain"
+    }
+    if let media = item.media {
+      if item.title == nil, let title = media.title {
+        item.title = title
+        item.titleType = media.titleType ?? "text/plain"
+      }
+      if item.summaryUTF8 == nil, let description = media.description {
+        item.summary = description
+        item.summaryType = media.descriptionType ?? "text/plain"
+      }
+    }
+    item.image = item.itunes?.image ?? item.media?.thumbnails.first?.url
+  }
+}
