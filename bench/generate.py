@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deterministic feed generator for feedpull's benchmarks (python3, stdlib only).
 
-    generate.py --format rss20|atom10|rss10 --size BYTES [--seed N]      > feed.xml
+    generate.py --format rss20|atom10|rss10|podcast --size BYTES [--seed N]      > feed.xml
     generate.py --corpus DIR --count N --size BYTES [--seed N] [--gzip]
 
 The first form streams one feed of about BYTES bytes to standard output: items are written as
@@ -270,7 +270,65 @@ class RSS10:
     tail = "</rdf:RDF>\n"
 
 
-FORMATS = {"rss20": RSS20, "atom10": Atom10, "rss10": RSS10}
+NS_PODCAST = ('xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" '
+              'xmlns:podcast="https://podcastindex.org/namespace/1.0"')
+
+
+class Podcast(RSS20):
+    """RSS 2.0 with the iTunes and Podcasting 2.0 tags a podcast host writes on every episode
+    (issue 14's benchmark): the same items as RSS 2.0, each with an enclosure and about 1 KB of
+    namespaced elements."""
+
+    def head(self, text, seed):
+        head = RSS20.head(self, text, seed).replace(NS_RSS20, NS_RSS20 + " " + NS_PODCAST, 1)
+        return head + ('<itunes:author>Alice Example</itunes:author>\n'
+                       '<itunes:owner><itunes:name>Alice Example</itunes:name>'
+                       '<itunes:email>alice@example.com</itunes:email></itunes:owner>\n'
+                       '<itunes:image href="https://example.com/cover.jpg"/>\n'
+                       '<itunes:category text="Technology"><itunes:category text="Tech News"/>'
+                       '</itunes:category>\n<itunes:explicit>false</itunes:explicit>\n'
+                       '<itunes:type>episodic</itunes:type>\n'
+                       '<podcast:guid>ead4c236-bf58-58c6-a2c6-a6b28d128cb6</podcast:guid>\n'
+                       '<podcast:locked owner="alice@example.com">yes</podcast:locked>\n'
+                       '<podcast:funding url="https://example.com/donate">Support us</podcast:funding>\n')
+
+    def item(self, body, index):
+        rss = RSS20.item(self, body, index)
+        if not body.enclosure:
+            rss = rss.replace("</item>\n", '<enclosure url="https://cdn.example.com/audio/%d.mp3" '
+                              'length="%d" type="audio/mpeg"/>\n</item>\n'
+                              % (index, 1000000 + index))
+        seconds = 600 + index * 37 % 5400
+        tags = ('<itunes:title>%s</itunes:title>\n'
+                '<itunes:duration>%d:%02d:%02d</itunes:duration>\n'
+                '<itunes:episode>%d</itunes:episode>\n<itunes:season>%d</itunes:season>\n'
+                '<itunes:episodeType>full</itunes:episodeType>\n'
+                '<itunes:explicit>%s</itunes:explicit>\n'
+                '<itunes:image href="https://cdn.example.com/art/%d.jpg"/>\n'
+                '<itunes:summary>%s</itunes:summary>\n'
+                '<itunes:keywords>%s</itunes:keywords>\n'
+                '<podcast:transcript url="https://cdn.example.com/t/%d.vtt" type="text/vtt" '
+                'language="en" rel="captions"/>\n'
+                '<podcast:chapters url="https://cdn.example.com/c/%d.json" '
+                'type="application/json+chapters"/>\n'
+                '<podcast:person role="host" img="https://example.com/alice.jpg" '
+                'href="https://example.com/alice">Alice Example</podcast:person>\n'
+                '<podcast:person role="guest" group="cast">%s</podcast:person>\n'
+                '<podcast:season name="Season %d">%d</podcast:season>\n'
+                '<podcast:episode>%d</podcast:episode>\n'
+                '<podcast:soundbite startTime="%d.5" duration="45.0">Best bit</podcast:soundbite>\n'
+                '<podcast:alternateEnclosure type="audio/opus" length="%d" bitrate="64000">'
+                '<podcast:source uri="https://cdn.example.com/audio/%d.opus"/>'
+                '</podcast:alternateEnclosure>\n'
+                % (xml_escape(body.title), seconds // 3600, seconds // 60 % 60, seconds % 60,
+                   index, index // 50 + 1, "yes" if index % 9 == 0 else "no", index,
+                   xml_escape(body.title), ",".join(xml_escape(c) for c in body.categories),
+                   index, index, xml_escape(body.author[0]), index // 50 + 1, index // 50 + 1,
+                   index, index % 600, 500000 + index, index))
+        return rss.replace("</item>\n", tags + "</item>\n")
+
+
+FORMATS = {"rss20": RSS20, "atom10": Atom10, "rss10": RSS10, "podcast": Podcast}
 
 
 def generate(fmt, size, seed, write):

@@ -53,6 +53,30 @@ import Testing
     #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted())
   }
 
+  @Test func podcastEpisodeShowsItsDurationBesideItsTitle() throws {
+    let text = try printed(columns: 100) { writer in
+      var episode = FeedItem(index: 0)
+      episode.title = "Episode one"
+      episode.link = "http://example.com/1"
+      var itunes = ITunesInfo()
+      itunes.duration = 3723
+      episode.itunes = itunes
+      writer.receive(.item(ItemRecord(source: "p.xml", item: episode)))
+      var short = episode
+      short.title = String(repeating: "Long title ", count: 20)
+      short.itunes!.duration = 59
+      writer.receive(.item(ItemRecord(source: "p.xml", item: short)))
+      writer.receive(.end(EndRecord(source: "p.xml")))
+    }
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains { $0.contains("Episode one  1:02:03") && $0.hasSuffix("http://example.com/1") }
+    )
+    // A title too long for the line is cut, never the duration.
+    #expect(lines.contains { $0.contains("  0:59  http://example.com/1") })
+    #expect(lines.allSatisfy { $0.count <= 100 })
+  }
+
   @Test func wideTitlesAreFittedByColumnsNotCharacters() throws {
     let text = try printed(columns: 80) { writer in
       writer.receive(item("j.xml", 0, String(repeating: "日本語のタイトル", count: 8)))

@@ -40,15 +40,15 @@ final class FeedDocumentBuilder {
   @exclusivity(unchecked) var expandedEntityCharacters = 0
   /// `xml:base` in effect, innermost last, with the depth of the element that set it.
   @exclusivity(unchecked) private var baseStack: [(depth: Int, uri: String)] = []
-  @exclusivity(unchecked) private var ignoredDepth: Int?
+  @exclusivity(unchecked) var ignoredDepth: Int?
   @exclusivity(unchecked) private var imageDepth: Int?
   @exclusivity(unchecked) var capture: TextCapture?
   @exclusivity(unchecked) var textBuffer: [UInt8] = []
-  @exclusivity(unchecked) private var elementCache: [ElementKey: FeedElement] = [:]
+  @exclusivity(unchecked) private var elementCache: [ElementKey: FieldRoute] = [:]
   /// Direct-mapped in front of `elementCache`: hashing every start tag's key (SipHash) cost
   /// more than a percent of a parse, and a feed has a few dozen distinct elements (256 slots
   /// keep two of them from sharing one and evicting each other item after item).
-  @exclusivity(unchecked) private var recentElements = [(key: ElementKey, element: FeedElement)?](
+  @exclusivity(unchecked) private var recentElements = [(key: ElementKey, element: FieldRoute)?](
     repeating: nil, count: 256)
 
   // What is being built.
@@ -57,6 +57,14 @@ final class FeedDocumentBuilder {
   var channelITunesAuthor: FeedPerson?
   @exclusivity(unchecked) var item: ItemDraft?
   @exclusivity(unchecked) var person: PersonDraft?
+  /// What the namespace readers remember about the record being read; the channel's waits in
+  /// `channelScope` while an item is read.
+  @exclusivity(unchecked) var scope = NamespaceScope(isItem: false)
+  private var channelScope = NamespaceScope(isItem: false)
+  @exclusivity(unchecked) var extensionCapture: ExtensionCapture?
+  /// The item's `source` element while it is read (Atom: a container of title and links).
+  @exclusivity(unchecked) var originDepth: Int?
+  var originURLIsSelf = false
 
   init(
     documentURL: String?, limits: StreamingFeedParser.Limits,
@@ -207,11 +215,20 @@ final class FeedDocumentBuilder {
       return
     }
     if ignoredDepth != nil { return }
+    if extensionCapture != nil {
+      extensionCapture!.startElement(
+        uri: uri.map { String(cString: $0) }, localname: localname, attributes: attributes)
+      return
+    }
     if attributes.count > 0, let base = attributes.value("base", inXMLNamespace: true) {
       baseStack.append((depth, URIResolver.resolve(base, against: currentBase)))
     }
     let element = lookUp(localname: localname, prefix: prefix, uri: uri)
     if depth == 1 {
+      guard case .core(let element) = element else {
+        startRoot(.unknown, uri: uri, attributes: attributes)
+        return
+      }
       startRoot(element, uri: uri, attributes: attributes)
       if element == .rdf {
         // Declared namespaces are (prefix, URI) pairs.
@@ -219,8 +236,14 @@ final class FeedDocumentBuilder {
           noteRDFChild(uri: namespaces[index].map { String(cString: $0) })
         }
       }
+    } else if case .core(let core) = element {
+      start(core, attributes: attributes)
+    } else if originDepth != nil {
+      ignoredDepth = depth
+    } else if element == .unmapped {
+      startExtension(uri: uri, localname: localname, attributes: attributes)
     } else {
-      start(element, attributes: attributes)
+      startNamespaced(element, attributes: attributes)
     }
   }
 
@@ -244,6 +267,16 @@ final class FeedDocumentBuilder {
       if depth == ignored { ignoredDepth = nil }
       return
     }
+    if let extensionDepth = extensionCapture?.depth {
+      if depth == extensionDepth {
+        finishExtension()
+      } else {
+        _ = extensionCapture!.endElement()
+      }
+      return
+    }
+    scope.endElement(depth: depth)
+    if depth == originDepth { originDepth = nil }
     if depth == imageDepth { imageDepth = nil }
     if person?.depth == depth { finishPerson() }
     if item?.depth == depth { finishItem() }
@@ -257,7 +290,12 @@ final class FeedDocumentBuilder {
     guard !isStopped else { return }
     if capture != nil {
       capture!.characters(bytes, depth: depth, into: &textBuffer)
-    } else if person?.depth == depth, ignoredDepth == nil {
+    } else if ignoredDepth != nil {
+      return
+    } else if extensionCapture != nil {
+      extensionCapture!.characters(bytes)
+    } else if person != nil {
+      // Also the text of markup inside a person element (`<author><p>Name</p></author>`).
       person!.text.append(contentsOf: bytes)
     }
   }
@@ -315,14 +353,33 @@ final class FeedDocumentBuilder {
     switch element {
     case .channel, .rss, .rdf, .atomFeed, .unknown:
       break
+    case _ where originDepth != nil && element != .title && element != .link:
+      ignoredDepth = depth
     case .item:
       if item == nil {
         item = ItemDraft(index: itemCount, depth: depth)
         if let about = attributes.value("about"), !about.isEmpty { item!.item.id = about }
+        channelScope = scope
+        scope = NamespaceScope(isItem: true)
       }
-    case .author:
-      if person == nil { person = PersonDraft(depth: depth) } else { ignoredDepth = depth }
-    case .contributor, .source, .textInput:
+    case .author, .contributor:
+      if person == nil {
+        person = PersonDraft(depth: depth, isContributor: element == .contributor)
+      } else {
+        ignoredDepth = depth
+      }
+    case .source:
+      startOrigin(attributes)
+    case .inReplyTo:
+      if item != nil {
+        item!.item.inReplyTo.append(
+          FeedReplyReference(
+            ref: attributes.value("ref").flatMap(Self.nonEmpty),
+            href: attributes.value("href").flatMap(Self.nonEmpty).map(resolve),
+            type: attributes.value("type").flatMap(Self.nonEmpty)))
+      }
+      ignoredDepth = depth
+    case .textInput:
       ignoredDepth = depth
     case .image:
       if item == nil { imageDepth = depth } else { ignoredDepth = depth }
@@ -330,21 +387,15 @@ final class FeedDocumentBuilder {
       addEnclosure(
         url: attributes.value("url"), type: attributes.value("type"),
         length: attributes.value("length"))
-    case .mediaContent:
-      addEnclosure(
-        url: attributes.value("url"), type: attributes.value("type"),
-        length: attributes.value("fileSize"))
-    case .itunesImage:
-      if item == nil, let href = attributes.value("href"), !href.trimmingSpaces().isEmpty {
-        channel.image = resolve(href)
-      }
-    case .link where attributes.value("href") != nil:
+    case .link where attributes.value("href") != nil || isAtom:
       addLink(attributes)
+      ignoredDepth = depth
     case .category:
       if let term = attributes.value("term") {
-        addCategory(term)
+        addCategory(term, scheme: attributes.value("scheme"), label: attributes.value("label"))
         ignoredDepth = depth
       } else {
+        scope.pendingAttributes = (attributes.value("domain"), nil)
         beginCapture(element, attributes: attributes)
       }
     default:
@@ -354,6 +405,10 @@ final class FeedDocumentBuilder {
 
   private func finish(_ capture: TextCapture) {
     defer { textBuffer.removeAll(keepingCapacity: textBuffer.capacity <= 1 << 16) }
+    guard case .core = capture.route else {
+      finishNamespaced(capture, text: String(decoding: textBuffer, as: UTF8.self))
+      return
+    }
     if item != nil && capture.element.isItemBody && !capture.isBase64 {
       assignItemBody(capture, utf8: textBuffer)
       return
@@ -368,6 +423,7 @@ final class FeedDocumentBuilder {
     if channel.authors.isEmpty, let fallback = channelITunesAuthor {
       channel.authors.append(fallback)
     }
+    NamespaceFallbacks.complete(&channel)
     emit(.channel(channel))
   }
 
@@ -381,6 +437,8 @@ final class FeedDocumentBuilder {
     if draft.item.authors.isEmpty, let fallback = draft.iTunesAuthor {
       draft.item.authors.append(fallback)
     }
+    NamespaceFallbacks.complete(&draft.item)
+    scope = channelScope
     if !channelSent { sendChannel() }
     itemCount += 1
     emit(.item(draft.item))
@@ -400,7 +458,11 @@ final class FeedDocumentBuilder {
       guard let parsed = PersonTextParser.person(from: text) else { return }
       draft.person = parsed
     }
-    addAuthor(draft.person)
+    if draft.isContributor {
+      addContributor(draft.person)
+    } else {
+      addAuthor(draft.person)
+    }
   }
 
   // MARK: Helpers
@@ -447,7 +509,7 @@ final class FeedDocumentBuilder {
   private func lookUp(
     localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
     uri: UnsafePointer<xmlChar>?
-  ) -> FeedElement {
+  ) -> FieldRoute {
     let key = ElementKey(
       localname: UnsafeRawPointer(localname), uri: uri.map(UnsafeRawPointer.init),
       prefix: uri == nil ? prefix.map(UnsafeRawPointer.init) : nil)
@@ -464,7 +526,7 @@ final class FeedDocumentBuilder {
     let uriText = uri.map { String(cString: $0) }
     if rdfVersionPending && depth > 1 { noteRDFChild(uri: uriText) }
     let namespace = FeedNamespace.classify(uri: uriText, prefix: prefix.map { String(cString: $0) })
-    let element = FeedElementTable.element(
+    let element = FeedElementTable.route(
       namespace: namespace, localName: String(cString: localname))
     elementCache[key] = element
     recentElements[slot] = (key, element)

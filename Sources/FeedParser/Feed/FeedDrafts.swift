@@ -12,11 +12,16 @@ struct ItemDraft {
   }
 }
 
-/// An Atom `author` (name, email, uri children) or an RSS `author` ("email (Name)" text).
+/// An Atom `author` or `contributor` (name, email, uri children) or an RSS `author`
+/// ("email (Name)" text).
 struct PersonDraft {
   let depth: Int
+  let isContributor: Bool
   var person = FeedPerson()
   var text: [UInt8] = []
 
-  init(depth: Int) { self.depth = depth }
+  init(depth: Int, isContributor: Bool = false) {
+    self.depth = depth
+    self.isContributor = isContributor
+  }
 }

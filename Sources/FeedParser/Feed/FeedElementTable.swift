@@ -12,8 +12,14 @@ enum FeedElement: UInt8 {
   case personText
   /// `itunes:author`: an author only when the feed names no other.
   case itunesAuthor
+  /// RSS `webMaster` and `dc:publisher`: the feed's publisher ("email (Name)" text).
+  case publisherText
+  /// `dc:contributor` ("email (Name)" text).
+  case contributorText
+  // Comments: wfw:commentRss, slash:comments and thr:total, thr:in-reply-to.
+  case commentsFeed, commentsCount, inReplyTo
   // Elements whose value is in their attributes.
-  case enclosure, mediaContent, itunesImage
+  case enclosure
 }
 
 extension FeedElement {
@@ -26,57 +32,6 @@ extension FeedElement {
   }
 }
 
-/// The vocabularies feedparser tells apart. Like feedparser, elements of RSS 0.90/1.0, Atom
-/// 0.3/1.0, Userland's RSS namespaces and no namespace at all are one vocabulary (`core`): a feed
-/// that mixes them (an `atom:link` in RSS 2.0) reads the same way.
-enum FeedNamespace: UInt8 {
-  case core, rdf, content, dublinCore, dublinCoreTerms, media, itunes, xhtml, other
-
-  /// Namespace URIs compared in lower case, as feedparser does (feeds in the wild vary the case).
-  private static let byURI: [String: FeedNamespace] = [
-    "http://www.w3.org/2005/atom": .core,
-    "http://purl.org/atom/ns#": .core,
-    "http://purl.org/rss/1.0/": .core,
-    "http://my.netscape.com/rdf/simple/0.9/": .core,
-    "http://backend.userland.com/rss": .core,
-    "http://backend.userland.com/rss2": .core,
-    "http://blogs.law.harvard.edu/tech/rss": .core,
-    "http://purl.org/rss/1.0/modules/rss091#": .core,
-    "http://example.com/newformat#": .core,
-    "http://example.com/necho": .core,
-    "http://purl.org/echo/": .core,
-    "uri/of/echo/namespace#": .core,
-    "http://purl.org/pie/": .core,
-    "http://www.w3.org/1999/02/22-rdf-syntax-ns#": .rdf,
-    "http://purl.org/rss/1.0/modules/content/": .content,
-    "http://purl.org/dc/elements/1.1/": .dublinCore,
-    "http://purl.org/dc/terms/": .dublinCoreTerms,
-    "http://search.yahoo.com/mrss/": .media,
-    "http://search.yahoo.com/mrss": .media,
-    "http://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
-    "http://www.w3.org/1999/xhtml": .xhtml,
-  ]
-
-  /// Prefixes used without a declaration (libxml2 then reports no URI): feedparser's loose
-  /// parser reads them by their customary prefix.
-  private static let byPrefix: [String: FeedNamespace] = [
-    "atom": .core, "rdf": .rdf, "content": .content, "dc": .dublinCore,
-    "dcterms": .dublinCoreTerms, "media": .media, "itunes": .itunes, "xhtml": .xhtml,
-  ]
-
-  /// Like feedparser, an unknown namespace counts by the element's prefix: unprefixed elements
-  /// in a namespace it does not know (`http://backend.userland.com/rss2.1`) are core ones.
-  static func classify(uri: String?, prefix: String?) -> FeedNamespace {
-    if let uri, !uri.isEmpty {
-      let lowered = uri.lowercased()
-      if let known = byURI[lowered] { return known }
-      if lowered.contains("backend.userland.com/rss") { return .core }
-    }
-    guard let prefix else { return .core }
-    return byPrefix[prefix.lowercased()] ?? .other
-  }
-}
-
 /// The table: (vocabulary, local name) → meaning. Adding a field is adding a row.
 enum FeedElementTable {
   private struct Key: Hashable {
@@ -84,7 +39,7 @@ enum FeedElementTable {
     let name: String
   }
 
-  private static let rows: [(FeedNamespace, String, FeedElement)] = [
+  private static let coreRows: [(FeedNamespace, String, FeedElement)] = [
     // Roots and containers.
     (.core, "rss", .rss), (.rdf, "RDF", .rdf), (.core, "feed", .atomFeed),
     (.core, "channel", .channel), (.core, "item", .item), (.core, "entry", .item),
@@ -116,22 +71,43 @@ enum FeedElementTable {
     (.core, "name", .name), (.core, "email", .email), (.core, "uri", .uri),
     (.core, "managingEditor", .personText), (.dublinCore, "creator", .personText),
     (.itunes, "author", .itunesAuthor),
+    (.core, "webMaster", .publisherText), (.dublinCore, "publisher", .publisherText),
+    (.dublinCore, "contributor", .contributorText),
+    (.wellFormedWeb, "commentRss", .commentsFeed), (.wellFormedWeb, "commentRSS", .commentsFeed),
+    (.slash, "comments", .commentsCount), (.threading, "total", .commentsCount),
+    (.threading, "in-reply-to", .inReplyTo),
     // Categories, comments, attachments.
     (.core, "category", .category), (.dublinCore, "subject", .category),
     (.core, "comments", .comments),
-    (.core, "enclosure", .enclosure), (.media, "content", .mediaContent),
-    (.itunes, "image", .itunesImage),
+    (.core, "enclosure", .enclosure),
   ]
 
-  private static let byKey: [Key: FeedElement] = {
-    var table: [Key: FeedElement] = [:]
-    for (namespace, name, element) in rows {
-      table[Key(namespace: namespace, name: name)] = element
+  /// Each namespace's rows live beside the code that reads its elements.
+  private static let namespaceRows: [(FeedNamespace, [(String, FieldRoute)])] = [
+    (.itunes, ITunesFields.rows), (.podcast, PodcastFields.rows), (.media, MediaFields.rows),
+    (.geoRSS, GeoFields.geoRSSRows), (.gml, GeoFields.gmlRows), (.w3cGeo, GeoFields.w3cRows),
+    (.podloveChapters, ChapterFields.rows), (.core, ScheduleFields.coreRows),
+    (.syndication, ScheduleFields.syndicationRows), (.youtube, YouTubeFields.rows),
+  ]
+
+  private static let byKey: [Key: FieldRoute] = {
+    var table: [Key: FieldRoute] = [:]
+    for (namespace, name, element) in coreRows {
+      table[Key(namespace: namespace, name: name)] = .core(element)
+    }
+    for (namespace, rows) in namespaceRows {
+      for (name, route) in rows { table[Key(namespace: namespace, name: name)] = route }
     }
     return table
   }()
 
-  static func element(namespace: FeedNamespace, localName: String) -> FeedElement {
-    byKey[Key(namespace: namespace, name: localName)] ?? .unknown
+  /// An element no row names is an extension in a namespace of its own (`dc:type`,
+  /// `media:hash`, a made-up namespace), and nothing in the core vocabularies.
+  static func route(namespace: FeedNamespace, localName: String) -> FieldRoute {
+    if let route = byKey[Key(namespace: namespace, name: localName)] { return route }
+    switch namespace {
+    case .core, .rdf, .xhtml: return .core(.unknown)
+    default: return .unmapped
+    }
   }
 }

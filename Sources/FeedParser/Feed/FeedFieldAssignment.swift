@@ -7,7 +7,9 @@ extension FeedDocumentBuilder {
     switch capture.element {
     case .title:
       guard !isInImage else { return }
-      if item != nil {
+      if originDepth != nil {
+        item?.item.origin?.title = trimmed
+      } else if item != nil {
         item!.item.title = trimmed
         item!.item.titleType = capture.type
       } else {
@@ -24,6 +26,8 @@ extension FeedDocumentBuilder {
         channel.link = url
       }
     case .description, .summary, .content, .contentEncoded:
+      // An RSS image's own description is not the channel's.
+      guard !isInImage else { return }
       if item != nil {
         assignItemBody(capture, utf8: Array(text.utf8))
       } else if capture.element == .description {
@@ -60,14 +64,16 @@ extension FeedDocumentBuilder {
     case .language:
       if item == nil { channel.language = trimmed }
     case .rights:
-      if item == nil { channel.rights = text }
+      if item != nil { item!.item.rights = text } else { channel.rights = text }
+    case .source:
+      item?.item.origin?.title = trimmed
     case .icon:
       if item == nil { channel.icon = resolve(trimmed) }
     case .logo:
       if item == nil { channel.image = resolve(trimmed) }
     case .url:
       if person != nil {
-        person!.person.uri = trimmed
+        person!.person.uri = resolve(trimmed)
       } else if isInImage {
         channel.image = resolve(trimmed)
       }
@@ -76,16 +82,38 @@ extension FeedDocumentBuilder {
     case .email:
       if person != nil { person!.person.email = trimmed }
     case .uri:
-      if person != nil { person!.person.uri = trimmed }
+      if person != nil { person!.person.uri = resolve(trimmed) }
     case .personText:
       if let parsed = PersonTextParser.person(from: trimmed) { addAuthor(parsed) }
     case .itunesAuthor:
       guard let parsed = PersonTextParser.person(from: trimmed) else { return }
-      if item != nil { item!.iTunesAuthor = parsed } else { channelITunesAuthor = parsed }
+      if item != nil {
+        item!.iTunesAuthor = parsed
+        item!.item.withITunes { $0.author = trimmed }
+      } else {
+        channelITunesAuthor = parsed
+        channel.withITunes { $0.author = trimmed }
+      }
+    case .publisherText:
+      if item == nil, channel.publisher == nil,
+        let parsed = PersonTextParser.person(from: trimmed)
+      {
+        channel.publisher = parsed
+      }
+    case .contributorText:
+      if let parsed = PersonTextParser.person(from: trimmed) { addContributor(parsed) }
     case .category:
-      addCategory(trimmed)
+      let (domain, _) = scope.pendingAttributes
+      scope.pendingAttributes = (nil, nil)
+      addCategory(trimmed, scheme: domain, label: nil)
     case .comments:
       if item != nil { item!.item.comments = resolve(trimmed) }
+    case .commentsFeed:
+      if item != nil && item!.item.commentsFeed == nil {
+        item!.item.commentsFeed = resolve(trimmed)
+      }
+    case .commentsCount:
+      if item != nil, let count = Int(trimmed) { item!.item.commentsCount = count }
     default:
       break
     }
@@ -115,10 +143,42 @@ extension FeedDocumentBuilder {
     if item != nil { item!.item.authors.append(author) } else { channel.authors.append(author) }
   }
 
-  func addCategory(_ term: String) {
-    let term = term.trimmingSpaces()
-    guard !term.isEmpty else { return }
-    if item != nil { item!.item.categories.append(term) } else { channel.categories.append(term) }
+  func addContributor(_ person: FeedPerson) {
+    if item != nil {
+      item!.item.contributors.append(person)
+    } else {
+      channel.contributors.append(person)
+    }
+  }
+
+  /// A core category (RSS category, with its `domain` as scheme; Atom term, scheme, label;
+  /// dc:subject): a plain term, and a tag when it has a scheme or label.
+  func addCategory(_ term: String, scheme: String? = nil, label: String? = nil) {
+    if item != nil {
+      item!.item.addCategory(term, scheme: scheme, label: label, isCore: true)
+    } else {
+      channel.addCategory(term, scheme: scheme, label: label, isCore: true)
+    }
+  }
+
+  var isAtom: Bool {
+    channel.version == .atom10 || channel.version == .atom03 || channel.version == .atom
+  }
+
+  /// An item's `source`: in Atom a container whose title and links name the origin; in RSS
+  /// the origin's title as text, its feed in `url`.
+  func startOrigin(_ attributes: XMLAttributes) {
+    guard item != nil else {
+      ignoredDepth = depth
+      return
+    }
+    originURLIsSelf = false
+    item!.item.origin = FeedOrigin(url: attributes.value("url").flatMap(Self.nonEmpty).map(resolve))
+    if isAtom {
+      originDepth = depth
+    } else {
+      beginCapture(.source, attributes: attributes)
+    }
   }
 
   /// RSS `enclosure` and `media:content`; kept without a type, a length only when an integer.
@@ -149,9 +209,20 @@ extension FeedDocumentBuilder {
   /// `type` to `text/html` (`application/atom+xml` for `self`); the item's `link` is its last
   /// alternate HTML link.
   func addLink(_ attributes: XMLAttributes) {
-    guard let rawHref = attributes.value("href") else { return }
-    let href = resolve(rawHref)
+    let rawHref = attributes.value("href")
     let rel = attributes.value("rel").flatMap(Self.nonEmpty) ?? "alternate"
+    // feedparser keeps a link without href among the links, never as the item's link.
+    let href = rawHref.map(resolve) ?? ""
+    if originDepth != nil {
+      guard !href.isEmpty else { return }
+      if rel == "self" && !originURLIsSelf {
+        item?.item.origin?.url = href
+        originURLIsSelf = true
+      } else if rel == "alternate" && item?.item.origin?.url == nil {
+        item?.item.origin?.url = href
+      }
+      return
+    }
     let type =
       attributes.value("type").flatMap(Self.nonEmpty)
       ?? (rel == "self" ? "application/atom+xml" : "text/html")
@@ -162,14 +233,18 @@ extension FeedDocumentBuilder {
         FeedLink(
           href: href, rel: rel, type: type, title: attributes.value("title").flatMap(Self.nonEmpty),
           length: length))
+      guard !href.isEmpty else { return }
       if rel == "alternate" && isHTML { item!.item.link = href }
+      if rel == "replies" && item!.item.commentsFeed == nil { item!.item.commentsFeed = href }
       if rel == "enclosure" {
         appendEnclosure(
           FeedEnclosure(
             url: href, type: attributes.value("type").flatMap(Self.nonEmpty), length: length))
       }
-    } else if !isInImage {
-      if rel == "self" {
+    } else if !isInImage && !href.isEmpty {
+      if rel == "hub" {
+        if !channel.hubs.contains(href) { channel.hubs.append(href) }
+      } else if rel == "self" {
         channel.selfLink = href
       } else if rel == "alternate" && isHTML {
         channel.link = href
@@ -177,7 +252,7 @@ extension FeedDocumentBuilder {
     }
   }
 
-  private static func nonEmpty(_ text: String) -> String? {
+  static func nonEmpty(_ text: String) -> String? {
     let trimmed = text.trimmingSpaces()
     return trimmed.isEmpty ? nil : trimmed
   }

@@ -15,7 +15,13 @@ struct TextCapture {
     case xhtml
   }
 
-  let element: FeedElement
+  /// The field the text is for.
+  let route: FieldRoute
+  /// The core field, or `.unknown` for a namespaced one.
+  var element: FeedElement {
+    if case .core(let element) = route { return element }
+    return .unknown
+  }
   /// Depth of the field element (the root is 1).
   let depth: Int
   let form: Form
@@ -41,8 +47,17 @@ struct TextCapture {
     element: FeedElement, depth: Int, form: Form, type: String?, isBase64: Bool = false,
     isPermalink: Bool = true, unwrapsXHTMLDiv: Bool = false
   ) {
+    self.init(
+      route: .core(element), depth: depth, form: form, type: type, isBase64: isBase64,
+      isPermalink: isPermalink, unwrapsXHTMLDiv: unwrapsXHTMLDiv)
+  }
+
+  init(
+    route: FieldRoute, depth: Int, form: Form, type: String?, isBase64: Bool = false,
+    isPermalink: Bool = true, unwrapsXHTMLDiv: Bool = false
+  ) {
     self.unwrapsXHTMLDiv = unwrapsXHTMLDiv
-    self.element = element
+    self.route = route
     self.depth = depth
     self.form = form
     self.type = type

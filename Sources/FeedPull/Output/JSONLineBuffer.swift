@@ -120,6 +120,97 @@ struct JSONLineBuffer: ~Copyable {
     }
   }
 
+  /// A number that may have a fraction (coordinates, seconds, bitrates): an integer when it
+  /// is whole, else Swift's shortest text that reads back as the same double.
+  mutating func field(_ key: StaticString, _ value: Double?) {
+    guard let value, value.isFinite else { return }
+    appendKey(key)
+    appendNumber(value)
+  }
+
+  /// A value written by `body` with the `append…` calls below (an array of arrays).
+  mutating func field(_ key: StaticString, raw body: (inout JSONLineBuffer) -> Void) {
+    appendKey(key)
+    body(&self)
+  }
+
+  /// An array of string arrays (`itunes.categories`); left out when empty.
+  mutating func field(_ key: StaticString, _ values: [[String]]) {
+    guard !values.isEmpty else { return }
+    appendKey(key)
+    bytes.append(UInt8(ascii: "["))
+    for (index, path) in values.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      bytes.append(UInt8(ascii: "["))
+      for (position, term) in path.enumerated() {
+        if position > 0 { bytes.append(UInt8(ascii: ",")) }
+        appendString(term)
+      }
+      bytes.append(UInt8(ascii: "]"))
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  /// A string field whose key is data (an extension's attribute name).
+  mutating func field(key: String, _ value: String) {
+    appendKey(string: key)
+    appendString(value)
+  }
+
+  /// A nested object under a key that is data (a namespace URI), left out when empty.
+  mutating func object(key: String, _ body: (inout JSONLineBuffer) -> Void) {
+    let start = bytes.count
+    let hadComma = needsComma
+    appendKey(string: key)
+    if !nested(body) {
+      bytes.removeLast(from: start)
+      needsComma = hadComma
+    }
+  }
+
+  /// An array of objects under a key that is data (an extension element's local name).
+  mutating func objects<T>(
+    key: String, _ values: [T], _ body: (inout JSONLineBuffer, T) -> Void
+  ) {
+    appendKey(string: key)
+    bytes.append(UInt8(ascii: "["))
+    for (index, value) in values.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      _ = nested { body(&$0, value) }
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  /// `[` … `]` around `body`'s elements, for `field(_:raw:)`.
+  mutating func appendArray(count: Int, _ element: (inout JSONLineBuffer, Int) -> Void) {
+    bytes.append(UInt8(ascii: "["))
+    for index in 0..<count {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      element(&self, index)
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  mutating func appendNumber(_ value: Double) {
+    if value == value.rounded(), abs(value) < 1e15 {
+      appendDecimal(Int64(value))
+    } else {
+      appendString(ascii: value.description)
+    }
+  }
+
+  private mutating func appendString(ascii text: String) {
+    var text = text
+    text.withUTF8 { bytes.append($0) }
+  }
+
+  private mutating func appendKey(string key: String) {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    needsComma = true
+    appendString(key)
+    bytes.append(UInt8(ascii: ":"))
+  }
+
   /// Writes `{…}` with `body`'s fields; false (with the bytes left for the caller to drop)
   /// when `body` wrote no field.
   private mutating func nested(_ body: (inout JSONLineBuffer) -> Void) -> Bool {

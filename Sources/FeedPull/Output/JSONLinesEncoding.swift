@@ -41,6 +41,7 @@ enum JSONLinesEncoding {
     object.field("rights", channel.rights)
     people(channel.authors, to: &object)
     object.field("categories", channel.categories)
+    writeExtensionFields(channel, to: &object)
   }
 
   private static func write(_ record: ItemRecord, to object: inout JSONLineBuffer) {
@@ -73,6 +74,7 @@ enum JSONLinesEncoding {
       object.field("length", enclosure.length)
     }
     object.field("comments", item.comments)
+    writeExtensionFields(item, to: &object)
   }
 
   private static func write(_ record: EndRecord, to object: inout JSONLineBuffer) {
@@ -116,8 +118,10 @@ enum JSONLinesEncoding {
     }
   }
 
-  private static func people(_ people: [FeedPerson], to object: inout JSONLineBuffer) {
-    object.objects("authors", people) { object, person in
+  static func people(
+    _ people: [FeedPerson], key: StaticString = "authors", to object: inout JSONLineBuffer
+  ) {
+    object.objects(key, people) { object, person in
       object.field("name", person.name)
       object.field("email", person.email)
       object.field("uri", person.uri)

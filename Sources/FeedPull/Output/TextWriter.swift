@@ -102,7 +102,20 @@ public final class TextWriter: PullRecordSink {
     let fixed = 2 + 16 + 2
     let linkColumns = DisplayWidth.columns(of: link)
     let titleWidth = max(24, columns - fixed - (link.isEmpty ? 0 : linkColumns + 2))
-    var text = "  " + date + "  " + DisplayWidth.fitted(title, to: titleWidth)
+    // A podcast episode's length is what a listener picks by, so it stands beside the title.
+    let duration = item.itunes?.duration.map(TextWriter.clockTime) ?? ""
+    let durationColumns = duration.isEmpty ? 0 : duration.count + 2
+    var text = "  " + date + "  "
+    if duration.isEmpty {
+      text += DisplayWidth.fitted(title, to: titleWidth)
+    } else {
+      let fitted = DisplayWidth.fitted(title, to: max(8, titleWidth - durationColumns))
+      var trimmed = Substring(fitted)
+      while trimmed.last == " " { trimmed.removeLast() }
+      let shown = trimmed + "  " + duration
+      let padding = max(0, titleWidth - DisplayWidth.columns(of: String(shown)))
+      text += shown + String(repeating: " ", count: padding)
+    }
     if !link.isEmpty { text += "  " + link }
     while text.last == " " { text.removeLast() }
     return text + "\n"
@@ -117,6 +130,15 @@ public final class TextWriter: PullRecordSink {
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
     return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
       + "\(two(parts.tm_hour)):\(two(parts.tm_min))"
+  }
+
+  /// `1:02:03` from an hour up, `2:03` below.
+  static func clockTime(_ seconds: Int) -> String {
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let hours = seconds / 3600
+    let minutes = seconds / 60 % 60
+    if hours > 0 { return "\(hours):\(two(minutes)):\(two(seconds % 60))" }
+    return "\(minutes):\(two(seconds % 60))"
   }
 
   /// Titles may carry line breaks and runs of spaces; a line wants one space.

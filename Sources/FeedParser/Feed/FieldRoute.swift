@@ -1,0 +1,119 @@
+/// Where an element's meaning is read: a core field (`FeedElement`), the reader of one
+/// namespace, or `extensions` for an element that no row names. The table maps (namespace,
+/// local name) to a route; each namespace's reader lives in a file of its own.
+enum FieldRoute: Equatable {
+  case core(FeedElement)
+  case itunes(ITunesElement)
+  case podcast(PodcastElement)
+  case media(MediaElement)
+  case geo(GeoElement)
+  case chapters(ChapterElement)
+  case schedule(ScheduleElement)
+  case youtube(YouTubeElement)
+  /// Kept in `extensions` as the feed gave it.
+  case unmapped
+}
+
+/// What a namespaced element wants once it has started.
+enum FieldStart {
+  /// Its text, as the value of the field (with the MIME type its attributes name, if any).
+  case text(type: String?)
+  /// Nothing of its own: its children are read as fields (`media:group`, `itunes:owner`).
+  case children
+  /// Nothing: its subtree is skipped.
+  case ignore
+}
+
+/// The record a namespace reader writes into: the channel or the current item. The readers
+/// are generic over it so that they do not know the builder, and each is written once for
+/// both levels.
+protocol NamespacedRecord {
+  var itunes: ITunesInfo? { get set }
+  var podcast: PodcastInfo? { get set }
+  var media: MediaInfo? { get set }
+  var geo: GeoGeometry? { get set }
+  var youtube: YouTubeInfo? { get set }
+  var categories: [String] { get set }
+  var tags: [FeedTag] { get set }
+  var extensions: FeedExtensions { get set }
+  var extensionsTruncated: Bool { get set }
+  /// Podlove chapters: items only (a channel drops them).
+  var podloveChapters: PodloveChapters? { get set }
+  var schedule: FeedSchedule? { get set }
+}
+
+extension FeedChannel: NamespacedRecord {
+  var podloveChapters: PodloveChapters? {
+    get { nil }
+    set {}
+  }
+}
+
+extension FeedItem: NamespacedRecord {
+  var podloveChapters: PodloveChapters? {
+    get { chapters }
+    set { chapters = newValue }
+  }
+  var schedule: FeedSchedule? {
+    get { nil }
+    set {}
+  }
+}
+
+extension NamespacedRecord {
+  /// A category with a scheme or label. `categories` keeps the plain terms of the core
+  /// elements; `tags` is kept only once one category has a scheme or label, and then holds
+  /// every category, each (term, scheme, label) once, in document order.
+  mutating func addCategory(_ term: String, scheme: String?, label: String?, isCore: Bool) {
+    let term = term.trimmingSpaces()
+    guard !term.isEmpty else { return }
+    let scheme = scheme.flatMap(Self.nonEmpty)
+    let label = label.flatMap(Self.nonEmpty)
+    if tags.isEmpty {
+      if scheme == nil && label == nil {
+        if isCore { categories.append(term) }
+        return
+      }
+      var seen = Set<FeedTag>()
+      for plain in categories where seen.insert(FeedTag(term: plain)).inserted {
+        tags.append(FeedTag(term: plain))
+      }
+    }
+    if isCore { categories.append(term) }
+    let tag = FeedTag(term: term, scheme: scheme, label: label)
+    if !tags.contains(tag) { tags.append(tag) }
+  }
+
+  static func nonEmpty(_ text: String) -> String? {
+    let trimmed = text.trimmingSpaces()
+    return trimmed.isEmpty ? nil : trimmed
+  }
+
+  /// `body` on the record's iTunes object, made when first needed.
+  mutating func withITunes(_ body: (inout ITunesInfo) -> Void) {
+    var value = itunes ?? ITunesInfo()
+    itunes = nil
+    body(&value)
+    itunes = value
+  }
+
+  mutating func withPodcast(_ body: (inout PodcastInfo) -> Void) {
+    var value = podcast ?? PodcastInfo()
+    podcast = nil
+    body(&value)
+    podcast = value
+  }
+
+  mutating func withMedia(_ body: (inout MediaInfo) -> Void) {
+    var value = media ?? MediaInfo()
+    media = nil
+    body(&value)
+    media = value
+  }
+
+  mutating func withSchedule(_ body: (inout FeedSchedule) -> Void) {
+    var value = schedule ?? FeedSchedule()
+    body(&value)
+    schedule = value
+  }
+}

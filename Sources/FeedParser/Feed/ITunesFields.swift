@@ -1,0 +1,147 @@
+/// The elements of Apple's podcast namespace that a field names.
+enum ITunesElement: UInt8 {
+  case owner, name, email, image, explicit, block, complete, type, newFeedURL, category
+  case keywords, title, subtitle, summary, duration, episode, season, episodeType, order
+  case closedCaptioned
+}
+
+/// Apple's podcast namespace (`itunes:`) into `ITunesInfo`. `itunes:author` is a core row
+/// (it is an author when no other is given); the fallbacks into core fields are applied when
+/// the record is complete (`NamespaceFallbacks`).
+enum ITunesFields {
+  static let rows: [(String, FieldRoute)] = [
+    ("owner", .itunes(.owner)), ("name", .itunes(.name)), ("email", .itunes(.email)),
+    ("image", .itunes(.image)), ("explicit", .itunes(.explicit)), ("block", .itunes(.block)),
+    ("complete", .itunes(.complete)), ("type", .itunes(.type)),
+    ("new-feed-url", .itunes(.newFeedURL)), ("category", .itunes(.category)),
+    ("keywords", .itunes(.keywords)), ("title", .itunes(.title)),
+    ("subtitle", .itunes(.subtitle)), ("summary", .itunes(.summary)),
+    ("duration", .itunes(.duration)), ("episode", .itunes(.episode)),
+    ("season", .itunes(.season)), ("episodeType", .itunes(.episodeType)),
+    ("order", .itunes(.order)), ("isClosedCaptioned", .itunes(.closedCaptioned)),
+  ]
+
+  /// The scheme feedparser gives iTunes categories and keywords as tags.
+  static let tagScheme = "http://www.itunes.com/"
+
+  static func start<Record: NamespacedRecord>(
+    _ element: ITunesElement, _ attributes: XMLAttributes, _ record: inout Record,
+    _ scope: inout NamespaceScope
+  ) -> FieldStart {
+    switch element {
+    case .owner:
+      scope.iTunesOwnerDepth = scope.depth
+      return .children
+    case .name, .email:
+      return scope.iTunesOwnerDepth == nil ? .ignore : .text(type: nil)
+    case .image:
+      // Apple's spec says href; feeds written from other docs say url.
+      guard
+        let reference = (attributes.value("href") ?? attributes.value("url")).flatMap(
+          Record.nonEmpty)
+      else { return .ignore }
+      record.withITunes { if $0.image == nil { $0.image = scope.resolve(reference) } }
+      return .ignore
+    case .category:
+      let term = attributes.value("text")?.trimmingSpaces() ?? ""
+      if !term.isEmpty {
+        scope.iTunesCategoryPath.append((scope.depth, term))
+        let path = scope.iTunesCategoryPath.map(\.term)
+        record.withITunes { $0.categories.append(path) }
+        record.addCategory(term, scheme: tagScheme, label: nil, isCore: false)
+      }
+      return .children
+    default:
+      return .text(type: nil)
+    }
+  }
+
+  static func text<Record: NamespacedRecord>(
+    _ element: ITunesElement, _ text: String, _ record: inout Record, _ scope: inout NamespaceScope
+  ) {
+    let trimmed = text.trimmingSpaces()
+    guard !trimmed.isEmpty else { return }
+    record.withITunes { itunes in
+      switch element {
+      case .name:
+        if itunes.owner == nil { itunes.owner = FeedPerson() }
+        if itunes.owner!.name == nil { itunes.owner!.name = trimmed }
+      case .email:
+        if itunes.owner == nil { itunes.owner = FeedPerson() }
+        if itunes.owner!.email == nil { itunes.owner!.email = trimmed }
+      case .explicit: itunes.explicit = explicitValue(trimmed)
+      case .block: itunes.block = yesNo(trimmed)
+      case .complete: itunes.complete = yesNo(trimmed)
+      case .closedCaptioned: itunes.closedCaptioned = yesNo(trimmed)
+      case .type: itunes.type = trimmed
+      case .newFeedURL: itunes.newFeedURL = scope.resolve(trimmed)
+      case .keywords:
+        for keyword in trimmed.split(separator: ",") {
+          let word = String(keyword).trimmingSpaces()
+          guard !word.isEmpty else { continue }
+          if !itunes.keywords.contains(word) { itunes.keywords.append(word) }
+        }
+      case .title: itunes.title = trimmed
+      case .subtitle: itunes.subtitle = text
+      case .summary: itunes.summary = text
+      case .duration:
+        if let seconds = duration(trimmed) {
+          itunes.duration = seconds
+        } else {
+          itunes.durationRaw = trimmed
+        }
+      case .episode: itunes.episode = Int(trimmed)
+      case .season: itunes.season = Int(trimmed)
+      case .order: itunes.order = Int(trimmed)
+      case .episodeType: itunes.episodeType = trimmed
+      case .owner, .image, .category: break
+      }
+    }
+    if element == .keywords {
+      for keyword in trimmed.split(separator: ",") {
+        record.addCategory(String(keyword), scheme: tagScheme, label: nil, isCore: false)
+      }
+    }
+  }
+
+  /// yes/true/explicit and no/false/clean, in any case; nil for anything else.
+  static func explicitValue(_ text: String) -> Bool? {
+    switch text.lowercased() {
+    case "yes", "true", "explicit": return true
+    case "no", "false", "clean": return false
+    default: return nil
+    }
+  }
+
+  /// `block`, `complete` and `isClosedCaptioned` say yes or no, nothing else.
+  static func yesNo(_ text: String) -> Bool? {
+    switch text.lowercased() {
+    case "yes": return true
+    case "no": return false
+    default: return nil
+    }
+  }
+
+  /// `HH:MM:SS`, `MM:SS` or seconds (a fraction is dropped); nil for anything else.
+  static func duration(_ text: String) -> Int? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard (1...3).contains(parts.count) else { return nil }
+    var seconds = 0
+    for (index, part) in parts.enumerated() {
+      let isLast = index == parts.count - 1
+      let whole = isLast ? part.split(separator: ".", maxSplits: 1).first ?? part : part
+      guard !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }),
+        let value = Int(whole), value < 1_000_000_000
+      else { return nil }
+      if isLast, part.contains("."),
+        !part.split(separator: ".").dropFirst().allSatisfy({
+          $0.allSatisfy { $0.isASCII && $0.isNumber }
+        })
+      {
+        return nil
+      }
+      seconds = seconds * 60 + value
+    }
+    return seconds
+  }
+}

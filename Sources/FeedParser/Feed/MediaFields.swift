@@ -1,0 +1,200 @@
+/// The elements of Media RSS that a field names.
+enum MediaElement: UInt8 {
+  case group, content, thumbnail, title, description, keywords, category, credit, player
+  case rating, restriction, copyright, license, community, starRating, statistics, tags
+}
+
+/// Media RSS (`media:`) into `MediaInfo`. A `media:group` and a `media:content` are
+/// containers whose children are merged into the record's one object; for a single-valued
+/// field the first in document order wins. `media:content` also becomes an enclosure (the
+/// builder does that, as before).
+enum MediaFields {
+  static let rows: [(String, FieldRoute)] = [
+    ("group", .media(.group)), ("content", .media(.content)),
+    ("thumbnail", .media(.thumbnail)), ("title", .media(.title)),
+    ("description", .media(.description)), ("keywords", .media(.keywords)),
+    ("category", .media(.category)), ("credit", .media(.credit)), ("player", .media(.player)),
+    ("rating", .media(.rating)), ("restriction", .media(.restriction)),
+    ("copyright", .media(.copyright)), ("license", .media(.license)),
+    ("community", .media(.community)), ("starRating", .media(.starRating)),
+    ("statistics", .media(.statistics)), ("tags", .media(.tags)),
+  ]
+
+  static let categoryScheme = "http://search.yahoo.com/mrss/category_schema"
+
+  static func start<Record: NamespacedRecord>(
+    _ element: MediaElement, _ attributes: XMLAttributes, _ record: inout Record,
+    _ scope: inout NamespaceScope
+  ) -> FieldStart {
+    switch element {
+    case .group:
+      return .children
+    case .content:
+      var content = MediaInfo.Content(url: attributes.value("url").map(scope.resolve))
+      content.type = attributes.value("type").flatMap(Record.nonEmpty)
+      content.medium = attributes.value("medium").flatMap(Record.nonEmpty)
+      content.isDefault = attributes.value("isDefault").flatMap(boolean)
+      content.expression = attributes.value("expression").flatMap(Record.nonEmpty)
+      content.bitrate = attributes.value("bitrate").flatMap(number)
+      content.framerate = attributes.value("framerate").flatMap(number)
+      content.samplingRate = attributes.value("samplingrate").flatMap(number)
+      content.channels = attributes.value("channels").flatMap(integer)
+      content.duration = attributes.value("duration").flatMap(number)
+      content.width = attributes.value("width").flatMap(integer)
+      content.height = attributes.value("height").flatMap(integer)
+      content.lang = attributes.value("lang").flatMap(Record.nonEmpty)
+      content.fileSize = attributes.value("fileSize").flatMap { Int64($0.trimmingSpaces()) }
+      record.withMedia { $0.contents.append(content) }
+      scope.mediaContentDepth = scope.depth
+      return .children
+    case .thumbnail:
+      guard let url = attributes.value("url").flatMap(Record.nonEmpty) else { return .ignore }
+      var thumbnail = MediaInfo.Thumbnail(url: scope.resolve(url))
+      thumbnail.width = attributes.value("width").flatMap(integer)
+      thumbnail.height = attributes.value("height").flatMap(integer)
+      thumbnail.time = attributes.value("time").flatMap(Record.nonEmpty)
+      record.withMedia { $0.thumbnails.append(thumbnail) }
+      return .ignore
+    case .player:
+      guard let url = attributes.value("url").flatMap(Record.nonEmpty) else { return .ignore }
+      record.withMedia { media in
+        guard media.player == nil else { return }
+        var player = MediaInfo.Player(url: scope.resolve(url))
+        player.width = attributes.value("width").flatMap(integer)
+        player.height = attributes.value("height").flatMap(integer)
+        media.player = player
+      }
+      return .ignore
+    case .community:
+      scope.mediaCommunityDepth = scope.depth
+      return .children
+    case .starRating:
+      record.withMedia { media in
+        var community = media.community ?? MediaInfo.Community()
+        guard community.starRating == nil else { return }
+        var rating = MediaInfo.Community.StarRating()
+        rating.average = attributes.value("average").flatMap(number)
+        rating.count = attributes.value("count").flatMap(integer)
+        rating.min = attributes.value("min").flatMap(number)
+        rating.max = attributes.value("max").flatMap(number)
+        community.starRating = rating
+        media.community = community
+      }
+      return .ignore
+    case .statistics:
+      record.withMedia { media in
+        var community = media.community ?? MediaInfo.Community()
+        if community.views == nil { community.views = attributes.value("views").flatMap(integer) }
+        if community.favorites == nil {
+          community.favorites = attributes.value("favorites").flatMap(integer)
+        }
+        media.community = community
+      }
+      return .ignore
+    case .title, .description:
+      return .text(type: attributes.value("type").map(textType))
+    case .category:
+      scope.pendingAttributes = (attributes.value("scheme"), attributes.value("label"))
+      return .text(type: nil)
+    case .credit:
+      scope.pendingAttributes = (attributes.value("role"), attributes.value("scheme"))
+      return .text(type: nil)
+    case .rating:
+      scope.pendingAttributes = (attributes.value("scheme"), nil)
+      return .text(type: nil)
+    case .restriction:
+      scope.pendingAttributes = (attributes.value("relationship"), attributes.value("type"))
+      return .text(type: nil)
+    case .license:
+      scope.pendingAttributes = (attributes.value("href"), attributes.value("type"))
+      return .text(type: nil)
+    case .keywords, .copyright, .tags:
+      return .text(type: nil)
+    }
+  }
+
+  static func text<Record: NamespacedRecord>(
+    _ element: MediaElement, _ text: String, type: String?, _ record: inout Record,
+    _ scope: inout NamespaceScope
+  ) {
+    let trimmed = text.trimmingSpaces()
+    let (first, second) = scope.pendingAttributes
+    scope.pendingAttributes = (nil, nil)
+    record.withMedia { media in
+      switch element {
+      case .title where media.title == nil && !trimmed.isEmpty:
+        media.title = trimmed
+        media.titleType = type
+      case .description where media.description == nil && !trimmed.isEmpty:
+        media.description = text
+        media.descriptionType = type
+      case .keywords:
+        for keyword in trimmed.split(separator: ",") {
+          let word = String(keyword).trimmingSpaces()
+          if !word.isEmpty && !media.keywords.contains(word) { media.keywords.append(word) }
+        }
+      case .category where !trimmed.isEmpty:
+        let tag = FeedTag(
+          term: trimmed, scheme: first.flatMap(Record.nonEmpty) ?? categoryScheme,
+          label: second.flatMap(Record.nonEmpty))
+        if !media.categories.contains(tag) { media.categories.append(tag) }
+      case .credit where !trimmed.isEmpty:
+        media.credits.append(
+          MediaInfo.Credit(
+            name: trimmed, role: first.flatMap(Record.nonEmpty),
+            scheme: second.flatMap(Record.nonEmpty) ?? "urn:ebu"))
+      case .rating where media.rating == nil && !trimmed.isEmpty:
+        media.rating = MediaInfo.Rating(
+          value: trimmed, scheme: first.flatMap(Record.nonEmpty) ?? "urn:simple")
+      case .restriction where media.restriction == nil:
+        var restriction = MediaInfo.Restriction(value: trimmed.isEmpty ? nil : trimmed)
+        restriction.relationship = first.flatMap(Record.nonEmpty)
+        restriction.type = second.flatMap(Record.nonEmpty)
+        media.restriction = restriction
+      case .license where media.license == nil:
+        var license = MediaInfo.License(url: first.flatMap(Record.nonEmpty).map(scope.resolve))
+        license.type = second.flatMap(Record.nonEmpty)
+        license.text = trimmed.isEmpty ? nil : trimmed
+        media.license = license
+      case .copyright where media.copyright == nil && !trimmed.isEmpty:
+        media.copyright = trimmed
+      case .tags where !trimmed.isEmpty:
+        var community = media.community ?? MediaInfo.Community()
+        for tag in trimmed.split(separator: ",") {
+          let word = String(tag).trimmingSpaces()
+          if !word.isEmpty { community.tags.append(word) }
+        }
+        media.community = community
+      default:
+        break
+      }
+    }
+    if element == .category, !trimmed.isEmpty {
+      record.addCategory(
+        trimmed, scheme: first.flatMap(Record.nonEmpty) ?? categoryScheme,
+        label: second.flatMap(Record.nonEmpty), isCore: false)
+    }
+  }
+
+  /// `plain` and `html`, Media RSS's names, as MIME types.
+  static func textType(_ type: String) -> String {
+    switch type.trimmingSpaces().lowercased() {
+    case "html": return "text/html"
+    default: return "text/plain"
+    }
+  }
+
+  static func boolean(_ text: String) -> Bool? {
+    switch text.trimmingSpaces().lowercased() {
+    case "true": return true
+    case "false": return false
+    default: return nil
+    }
+  }
+
+  static func number(_ text: String) -> Double? {
+    Double(text.trimmingSpaces()).flatMap { $0.isFinite ? $0 : nil }
+  }
+
+  static func integer(_ text: String) -> Int? { Int(text.trimmingSpaces()) }
+}

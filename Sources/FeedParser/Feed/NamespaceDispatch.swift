@@ -1,0 +1,110 @@
+import CLibXML2
+
+/// The seam between the builder and the namespace readers: the builder knows where in the
+/// document it is and which record is open; each reader knows one namespace's elements and
+/// writes into that record, never into the builder.
+extension FeedDocumentBuilder {
+  /// A namespaced element starts in the current record.
+  func startNamespaced(_ route: FieldRoute, attributes: XMLAttributes) {
+    if case .media(.content) = route {
+      // Also an enclosure, as before: podcasts name one file twice.
+      addEnclosure(
+        url: attributes.value("url"), type: attributes.value("type"),
+        length: attributes.value("fileSize"))
+    }
+    scope.base = currentBase
+    scope.depth = depth
+    let start: FieldStart
+    if item != nil {
+      start = Self.start(route, attributes, &item!.item, &scope)
+    } else {
+      start = Self.start(route, attributes, &channel, &scope)
+    }
+    switch start {
+    case .text(let type):
+      textBuffer.removeAll(keepingCapacity: true)
+      capture = TextCapture(route: route, depth: depth, form: .text, type: type)
+    case .children:
+      break
+    case .ignore:
+      ignoredDepth = depth
+    }
+  }
+
+  /// A namespaced element's text is complete.
+  func finishNamespaced(_ capture: TextCapture, text: String) {
+    scope.base = currentBase
+    scope.depth = depth
+    if item != nil {
+      Self.text(capture.route, text, type: capture.type, &item!.item, &scope)
+    } else {
+      Self.text(capture.route, text, type: capture.type, &channel, &scope)
+    }
+  }
+
+  private static func start<Record: NamespacedRecord>(
+    _ route: FieldRoute, _ attributes: XMLAttributes, _ record: inout Record,
+    _ scope: inout NamespaceScope
+  ) -> FieldStart {
+    switch route {
+    case .itunes(let element): return ITunesFields.start(element, attributes, &record, &scope)
+    case .podcast(let element): return PodcastFields.start(element, attributes, &record, &scope)
+    case .media(let element): return MediaFields.start(element, attributes, &record, &scope)
+    case .geo(let element): return GeoFields.start(element, attributes, &record, &scope)
+    case .chapters(let element): return ChapterFields.start(element, attributes, &record, &scope)
+    case .schedule(let element): return ScheduleFields.start(element, attributes, &record, &scope)
+    case .youtube: return .text(type: nil)
+    case .core, .unmapped: return .children
+    }
+  }
+
+  private static func text<Record: NamespacedRecord>(
+    _ route: FieldRoute, _ text: String, type: String?, _ record: inout Record,
+    _ scope: inout NamespaceScope
+  ) {
+    switch route {
+    case .itunes(let element): ITunesFields.text(element, text, &record, &scope)
+    case .podcast(let element): PodcastFields.text(element, text, &record, &scope)
+    case .media(let element): MediaFields.text(element, text, type: type, &record, &scope)
+    case .geo(let element): GeoFields.text(element, text, &record, &scope)
+    case .schedule(let element): ScheduleFields.text(element, text, &record, &scope)
+    case .youtube(let element): YouTubeFields.text(element, text, &record)
+    case .chapters, .core, .unmapped: break
+    }
+  }
+
+  // MARK: Extensions
+
+  /// An element that no field maps starts: read it whole into `extensions`.
+  func startExtension(
+    uri: UnsafePointer<xmlChar>?, localname: UnsafePointer<xmlChar>, attributes: XMLAttributes
+  ) {
+    guard let uri else { return }
+    extensionCapture = ExtensionCapture(
+      uri: String(cString: uri), localname: localname, attributes: attributes, depth: depth,
+      budget: ExtensionCapture.recordBound - scope.extensionBytes)
+  }
+
+  /// The extension element being read ends at the current depth.
+  func finishExtension() {
+    guard var current = extensionCapture.take() else { return }
+    let finished = current.endElement()
+    scope.extensionBytes = ExtensionCapture.recordBound - current.budget
+    let truncated = current.truncated
+    if item != nil {
+      Self.attach(finished, truncated: truncated, to: &item!.item)
+    } else {
+      Self.attach(finished, truncated: truncated, to: &channel)
+    }
+  }
+
+  private static func attach<Record: NamespacedRecord>(
+    _ finished: (uri: String, name: String, element: FeedExtensions.Element)?, truncated: Bool,
+    to record: inout Record
+  ) {
+    if let finished {
+      record.extensions.append(finished.element, namespace: finished.uri, name: finished.name)
+    }
+    if truncated { record.extensionsTruncated = true }
+  }
+}

@@ -1,0 +1,69 @@
+/// What the namespace readers remember while one record (the channel or an item) is read:
+/// the containers that are open (an `itunes:owner`, a `georss:where`, a `media:content` whose
+/// children belong to it) and the bounds that count per record.
+struct NamespaceScope {
+  /// The base URL in effect at the element being read.
+  var base: String?
+  /// The depth of the element being read (the root is 1).
+  var depth = 0
+  let isItem: Bool
+
+  var iTunesOwnerDepth: Int?
+  /// The open `itunes:category` elements, outermost first.
+  var iTunesCategoryPath: [(depth: Int, term: String)] = []
+  /// The `media:content` whose children are read now.
+  var mediaContentDepth: Int?
+  var mediaCommunityDepth: Int?
+  var podcastAlternateEnclosureDepth: Int?
+  var podcastPodrollDepth: Int?
+  /// The first `psc:chapters` of the record; later ones are skipped.
+  var chaptersDepth: Int?
+  var chaptersSeen = false
+  var whereDepth: Int?
+  var gml = GMLDraft()
+  var w3cPoint = (latitude: Double?.none, longitude: Double?.none)
+  var skipHoursDepth: Int?
+  var skipDaysDepth: Int?
+  /// Attributes of the element whose text is being read, for when its text is complete (text
+  /// elements do not nest).
+  var pendingAttributes: (String?, String?) = (nil, nil)
+  /// Extension text kept so far in this record (bounded).
+  var extensionBytes = 0
+
+  init(isItem: Bool) { self.isItem = isItem }
+
+  func resolve(_ reference: String) -> String {
+    URIResolver.resolve(reference.trimmingSpaces(), against: base)
+  }
+
+  /// The element at `depth` ended: close the containers it opened.
+  mutating func endElement(depth: Int) {
+    if iTunesOwnerDepth == depth { iTunesOwnerDepth = nil }
+    if iTunesCategoryPath.last?.depth == depth { iTunesCategoryPath.removeLast() }
+    if mediaContentDepth == depth { mediaContentDepth = nil }
+    if mediaCommunityDepth == depth { mediaCommunityDepth = nil }
+    if podcastAlternateEnclosureDepth == depth { podcastAlternateEnclosureDepth = nil }
+    if podcastPodrollDepth == depth { podcastPodrollDepth = nil }
+    if chaptersDepth == depth { chaptersDepth = nil }
+    if whereDepth == depth { whereDepth = nil }
+    if skipHoursDepth == depth { skipHoursDepth = nil }
+    if skipDaysDepth == depth { skipDaysDepth = nil }
+  }
+
+  /// True while the element being read is inside any of these containers: the builder then
+  /// sends even core-looking children (an `itunes:owner`'s `itunes:name`) to their readers.
+  var hasOpenContainer: Bool {
+    iTunesOwnerDepth != nil || mediaContentDepth != nil || chaptersDepth != nil
+      || whereDepth != nil || skipHoursDepth != nil || skipDaysDepth != nil
+  }
+}
+
+/// A GML geometry inside `georss:where`, read from its start tag and its position lists.
+struct GMLDraft {
+  var kind: GeoGeometry.Kind?
+  /// True unless `srsName` names a system whose axes are not latitude, longitude.
+  var latitudeFirst = true
+  var dimension = 2
+  var positions: [GeoGeometry.Position] = []
+  var lowerCorner: GeoGeometry.Position?
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import FeedParser
+
+/// What the namespace readers promise beyond the fixtures: the bound on extension text, and
+/// the odd values of iTunes fields, read one at a time.
+@Suite struct NamespaceTests {
+  /// A 1 MB extension element is cut at the record's bound and says so; the item itself and
+  /// the items after it are unharmed, and the next item has a bound of its own.
+  @Test func megabyteExtensionIsCutAtTheBound() {
+    let big = String(repeating: "é0123456789", count: 100_000)  // 1.2 MB, two-byte characters
+    let feed = """
+      <rss version="2.0" xmlns:x="http://example.com/x"><channel><title>T</title>
+      <item><title>Big</title><x:blob kind="text">\(big)</x:blob><x:after>lost</x:after></item>
+      <item><title>Next</title><x:small>kept</x:small></item>
+      </channel></rss>
+      """
+    let outcome = parse(Array(feed.utf8), chunkSizes: Array(repeating: 65_536, count: 40))
+    #expect(outcome.result.failure == nil)
+    #expect(outcome.items.count == 2)
+    let first = outcome.items[0]
+    #expect(first.title == "Big")
+    #expect(first.extensionsTruncated)
+    let blob = first.extensions.namespaces.first?.elements.first
+    #expect(blob?.name == "blob")
+    let value = blob?.values.first?.value ?? ""
+    #expect(value.utf8.count <= ExtensionCapture.recordBound)
+    #expect(value.utf8.count > ExtensionCapture.recordBound - 64)
+    // Cut on a character boundary: no replacement character at the end.
+    #expect(!value.hasSuffix("\u{FFFD}"))
+    #expect(first.extensions.namespaces.first?.elements.count == 1, "x:after is past the bound")
+    let second = outcome.items[1]
+    #expect(!second.extensionsTruncated)
+    #expect(second.extensions.namespaces.first?.elements.first?.values.first?.value == "kept")
+  }
+
+  @Test(
+    arguments: [
+      ("yes", true), ("Yes", true), (" TRUE ", true), ("explicit", true), ("no", false),
+      ("clean", false), ("False", false), ("sometimes", nil), ("", nil),
+    ] as [(String, Bool?)])
+  func explicitValues(text: String, expected: Bool?) {
+    let item = itunesItem("<itunes:explicit>\(text)</itunes:explicit>")
+    #expect(item?.itunes?.explicit == expected)
+  }
+
+  @Test(
+    arguments: [
+      ("1:02:03", 3723), ("62:03", 3723), ("3723", 3723), ("1:2:3", 3723), ("00:00:59", 59),
+      ("90.5", 90), ("1:02:03:04", nil), ("garbage", nil), ("1::3", nil), ("-5", nil),
+      ("1:xx", nil),
+    ] as [(String, Int?)])
+  func durations(text: String, seconds: Int?) {
+    let item = itunesItem("<itunes:duration>\(text)</itunes:duration>")
+    #expect(item?.itunes?.duration == seconds)
+    #expect(item?.itunes?.durationRaw == (seconds == nil ? text : nil))
+  }
+
+  @Test func blockCompleteAndClosedCaptionedSayOnlyYesOrNo() {
+    let item = itunesItem(
+      "<itunes:block>true</itunes:block><itunes:isClosedCaptioned>NO</itunes:isClosedCaptioned>")
+    #expect(item?.itunes?.block == nil)
+    #expect(item?.itunes?.closedCaptioned == false)
+  }
+
+  @Test func mediaFallbacksNeverOverrideCoreFields() {
+    let outcome = parse(
+      """
+      <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel>
+      <item><media:title>M</media:title><media:description>D</media:description></item>
+      <item><title>T</title><description>S</description><media:title>M</media:title></item>
+      </channel></rss>
+      """)
+    #expect(outcome.items.map(\.title) == ["M", "T"])
+    #expect(outcome.items.map(\.summary) == ["D", "S"])
+  }
+
+  private func itunesItem(_ elements: String) -> FeedItem? {
+    parse(
+      """
+      <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
+      <item><title>T</title>\(elements)</item></channel></rss>
+      """
+    ).items.first
+  }
+}
