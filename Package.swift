@@ -16,9 +16,11 @@ let package = Package(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(
       name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    .systemLibrary(name: "CYAJL", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
     .target(name: "CFeedPullShims", dependencies: ["CCurl", "CLibXML2"]),
     .target(name: "FeedModel"),
-    .target(name: "FeedParser", dependencies: ["FeedModel", "CLibXML2", "CFeedPullShims"]),
+    .target(
+      name: "FeedParser", dependencies: ["FeedModel", "CLibXML2", "CYAJL", "CFeedPullShims"]),
     .target(name: "HTTPWorker", dependencies: ["CCurl", "CFeedPullShims"]),
     .target(name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker"]),
     .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull", "HTTPWorker"]),

@@ -5,6 +5,8 @@
 public enum FeedVersion: String, Sendable, Equatable {
   case rss090, rss091u, rss091n, rss092, rss093, rss094, rss20, rss10, rss
   case atom03, atom10, atom
+  /// JSON Feed 1.0 and 1.1 (jsonfeed.org).
+  case json10, json11
 }
 
 /// A date as the feed gave it: an instant when it could be read, else the text.
@@ -51,6 +53,10 @@ public struct FeedEnclosure: Sendable, Equatable {
   public var url: String
   public var type: String?
   public var length: Int64?
+  /// A JSON Feed attachment's own name for it, which a player may show.
+  public var title: String?
+  /// Seconds of audio or video, when the feed gives them as a number (JSON Feed attachments).
+  public var duration: Double?
   public init(url: String, type: String? = nil, length: Int64? = nil) {
     self.url = url
     self.type = type
@@ -79,6 +85,10 @@ public struct FeedChannel: Sendable, Equatable {
   public var categories: [String] = []
   /// How often the feed says it changes; nil when it says nothing.
   public var schedule: FeedSchedule?
+  /// WebSub hubs that push the feed's updates, so a reader can subscribe instead of polling.
+  public var hubs: [String] = []
+  /// True when a JSON Feed says it will never update again: a reader can stop pulling it.
+  public var expired = false
   public init(version: FeedVersion) { self.version = version }
 }
 
@@ -99,6 +109,10 @@ public struct FeedItem: Sendable, Equatable {
   public var categories: [String] = []
   public var enclosures: [FeedEnclosure] = []
   public var comments: String?
+  /// The item's own image, for readers that show one beside the entry.
+  public var image: String?
+  /// The item's language when it differs from the feed's (JSON Feed 1.1 items carry one).
+  public var language: String?
   /// The summary and the content are most of a feed's bytes. They stay the UTF-8 that the
   /// parser produced (valid by construction), so that writing them as JSON copies bytes; a
   /// `String` would validate every byte once more, which was the largest single cost of a

@@ -7,9 +7,9 @@ import Synchronization
 /// standard input on reader threads, every body through its own streaming parser.
 public final class FeedPuller: Sendable {
   public let options: PullOptions
-  private let worker: ConnectionWorker
+  let worker: ConnectionWorker
   /// Reads files and standard input, at most `jobs` at once and no more than there are cores.
-  private let localReaders: LocalReaderPool
+  let localReaders: LocalReaderPool
   private let running = Atomic<Int>(0)
 
   /// Sources started and not yet ended, across every batch.
@@ -86,6 +86,7 @@ public final class FeedPuller: Sendable {
       request.ifModifiedSince = source.ifModifiedSince
       let document = DocumentPull(
         source: source.source, sink: sink, maxBytes: options.maxBytes, onEnd: onEnd)
+      document.discovery = discovery(into: sink, batch: batch, onEnd: onEnd)
       let worker = worker
       let delegate = HTTPSourceTransfer(
         document: document, flowControl: sink as? any FlowControlledSink,
@@ -94,9 +95,11 @@ public final class FeedPuller: Sendable {
     case .file, .standardInput:
       let maxBytes = options.maxBytes
       let name = source.source
+      let discovery = discovery(into: sink, batch: batch, onEnd: onEnd)
       localReaders.add {
         let document = DocumentPull(
           source: name, sink: sink, maxBytes: maxBytes, onEnd: onEnd)
+        document.discovery = discovery
         LocalSourceReader.read(
           location, into: document, flowControl: sink as? any FlowControlledSink,
           isCancelled: { batch.isCancelled })

@@ -9,6 +9,9 @@ public struct PullOptions: Sendable {
   public var maxBytes: Int64? = 64 << 20
   public var maxRedirects = 5
   public var userAgent = "feedpull/\(FeedPullVersion.current)"
+  /// When a source is an HTML page, pull the first feed it links in its place (`false`:
+  /// `--no-discover`, the page ends `not_a_feed` with the feeds it links).
+  public var discoversFeeds = true
   public init() {}
 }
 

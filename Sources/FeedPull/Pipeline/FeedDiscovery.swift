@@ -1,0 +1,82 @@
+import HTTPWorker
+
+/// Feed discovery: when a source turns out to be an HTML page that links feeds, the first feed
+/// it may follow is pulled as the same source. The page writes no records; the feed's records
+/// carry the feed's URL and its `end` says `discovered_from`. Its transfer gets what is left of
+/// the source's `--timeout` and `--max-redirects`, so that a page and its feed together stay
+/// within one source's limits, and its document has no discovery of its own: a page that links
+/// itself, or a "feed" that is again a page, ends `not_a_feed` instead of looping.
+extension FeedPuller {
+  /// The `DocumentPull.discovery` of a source's first document; nil with `--no-discover`.
+  func discovery(
+    into sink: any PullRecordSink, batch: PullBatch,
+    onEnd: @escaping @Sendable (EndRecord) -> Void
+  ) -> (@Sendable (DocumentPull, [LinkedFeed]) -> Bool)? {
+    guard options.discoversFeeds else { return nil }
+    return { [self] page, feeds in
+      guard let feed = Self.followable(feeds, from: page.end.url) else { return false }
+      pullDiscovered(
+        feed, source: page.source, pageURL: page.end.url, startNanoseconds: page.startNanoseconds,
+        redirectCount: page.redirectCount, into: sink, batch: batch, onEnd: onEnd)
+      return true
+    }
+  }
+
+  /// The first feed a page may lead to: a page fetched over http(s) only to http(s) feeds (a
+  /// web page must not make feedpull read a local file); a local page also to local files.
+  static func followable(_ feeds: [LinkedFeed], from pageURL: String?) -> LinkedFeed? {
+    let pageIsLocal = pageURL.map { !isHTTP($0) } ?? true
+    return feeds.first { feed in
+      isHTTP(feed.url) || (pageIsLocal && feed.url.lowercased().hasPrefix("file:"))
+    }
+  }
+
+  private static func isHTTP(_ url: String) -> Bool {
+    let lowered = url.lowercased()
+    return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+  }
+
+  private func pullDiscovered(
+    _ feed: LinkedFeed, source: String, pageURL: String?, startNanoseconds: Int64,
+    redirectCount: Int, into sink: any PullRecordSink, batch: PullBatch,
+    onEnd: @escaping @Sendable (EndRecord) -> Void
+  ) {
+    let document = DocumentPull(
+      source: source, sink: sink, maxBytes: options.maxBytes,
+      startNanoseconds: startNanoseconds, onEnd: onEnd)
+    document.update { $0.discoveredFrom = pageURL }
+    let location = SourceOrigin(feed.url)
+    switch location {
+    case .http(let url):
+      let elapsed = Double(DocumentPull.monotonicNanoseconds() - startNanoseconds) / 1e9
+      let timeLeft = options.timeout - elapsed
+      let redirectsLeft = options.maxRedirects - redirectCount
+      guard timeLeft > 0 else {
+        document.update { $0.url = url }
+        document.complete(
+          PullError(kind: .timeout, message: "no time left for the discovered feed"))
+        return
+      }
+      var request = TransferRequest(url: url)
+      request.timeout = timeLeft
+      request.connectTimeout = min(options.connectTimeout, timeLeft)
+      request.maxBodyBytes = options.maxBytes
+      request.maxRedirects = max(0, redirectsLeft)
+      request.userAgent = options.userAgent
+      let worker = worker
+      let delegate = HTTPSourceTransfer(
+        document: document, flowControl: sink as? any FlowControlledSink,
+        cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
+      batch.register(worker.add(request, delegate: delegate))
+    case .file, .standardInput:
+      // The page's own reader thread is the one asking; it reads the feed itself.
+      LocalSourceReader.read(
+        location, into: document, flowControl: sink as? any FlowControlledSink,
+        isCancelled: { batch.isCancelled })
+    case .unsupported(let scheme):
+      document.update { $0.url = feed.url }
+      document.complete(
+        PullError(kind: .protocol, message: "unsupported URL scheme \"\(scheme)\""))
+    }
+  }
+}
