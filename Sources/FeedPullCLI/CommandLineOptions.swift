@@ -28,6 +28,7 @@ struct CommandLineOptions {
     var onlySources = false
     while let argument = remaining.popFirst() {
       if onlySources || argument == "-" || !argument.hasPrefix("-") {
+        guard !argument.isEmpty else { throw UsageError(message: "an empty SOURCE") }
         sources.append(argument)
         continue
       }
@@ -59,6 +60,7 @@ struct CommandLineOptions {
       case "--max-redirects":
         pull.maxRedirects = try CommandLineOptions.count(name, try value(), minimum: 0)
       case "-A", "--user-agent": pull.userAgent = try value()
+      case "--no-discover": pull.discoversFeeds = false
       case "-q", "--quiet": verbosity = .quiet
       case "-v", "--verbose": verbosity = .verbose
       case "--version": showVersion = true
@@ -126,8 +128,9 @@ struct CommandLineOptions {
   static let help = """
     usage: feedpull [OPTIONS] SOURCE...
 
-    Pulls RSS and Atom feeds and prints each item as soon as it is parsed.
-    A SOURCE is an http(s):// URL, a file:// URL, a path, or - for standard input.
+    Pulls RSS, Atom and JSON feeds and prints each item as soon as it is parsed.
+    A SOURCE is an http(s):// URL, a file:// URL, a path, or - for standard input; a web page
+    stands for the first feed it links (feed discovery).
 
     options:
       -f, --format text|jsonl    output format (default: text on a terminal, else jsonl)
@@ -138,6 +141,7 @@ struct CommandLineOptions {
           --max-bytes N          body limit after decompression, K/M/G suffixes (default 64M)
           --max-redirects N      redirects followed (default 5)
       -A, --user-agent S         User-Agent header (default feedpull/\(FeedPullVersion.current))
+          --no-discover          report a web page's feeds instead of pulling the first
       -q, --quiet                nothing on stderr but usage errors
       -v, --verbose              one line on stderr per source as it ends
           --version              print the version
