@@ -14,6 +14,9 @@ enum DocumentFormat: Equatable {
   static func decide(_ bytes: [UInt8], contentType: String?, complete: Bool) -> DocumentFormat? {
     let type = mediaType(contentType)
     let forced = complete || bytes.count >= sniffWindow
+    // A byte order mark may still be arriving.
+    if !forced, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) { return nil }
+    if !forced, bytes.count < 2, bytes.first == 0xFF || bytes.first == 0xFE { return nil }
     var index = 0
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     // UTF-16 and UTF-32 documents are XML's to decode.
@@ -39,6 +42,9 @@ enum DocumentFormat: Equatable {
         index = end
         continue
       }
+      // Decide on 15 bytes from the `<` (enough for `<!doctype html `), or on what is there at
+      // the end: deciding on fewer would make the outcome depend on the chunking.
+      if !forced, rest.count < 15 { return nil }
       let head = lowered(rest.prefix(15))
       if head.starts(with: Array("<!doctype html".utf8)) && head.count >= 15 {
         let after = head[head.startIndex + 14]
@@ -48,15 +54,6 @@ enum DocumentFormat: Equatable {
       if head.starts(with: Array("<html".utf8)) && head.count >= 6 {
         let after = head[head.startIndex + 5]
         if isSpace(after) || after == UInt8(ascii: ">") { return .html }
-      }
-      let needed = max("<!doctype html ".count, "<html ".count)
-      if head.count < needed && !forced {
-        // Could still become one of the above.
-        if Array("<!doctype html ".utf8).starts(with: head)
-          || Array("<html ".utf8).starts(with: head)
-        {
-          return nil
-        }
       }
       if type == .html && !looksLikeFeedRoot(head) { return .html }
       return .xml
