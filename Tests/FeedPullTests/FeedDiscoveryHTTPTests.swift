@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import FeedPull
+
+/// Feed discovery over HTTP against the loopback server: a page stands for the feed it links.
+@Suite struct FeedDiscoveryHTTPTests {
+  static func page(linking href: String, type: String = "application/rss+xml") -> String {
+    """
+    <!DOCTYPE html><html><head><title>Blog</title>
+    <link rel="alternate" type="\(type)" href="\(href)" title="The feed">
+    </head><body><p>\(String(repeating: "body text ", count: 100))</p></body></html>
+    """
+  }
+
+  static let html = [("Content-Type", "text/html; charset=utf-8")]
+
+  func pull(_ server: LoopbackHTTPServer, _ path: String, options: PullOptions = PullOptions())
+    -> RecordLatch
+  {
+    let latch = RecordLatch()
+    let puller = FeedPuller(options: options)
+    puller.pull([PullSource(server.url(path))], into: latch)
+    puller.close()
+    return latch
+  }
+
+  @Test func aPageLeadsToTheFeedItLinks() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/": .ok(Self.page(linking: "/feed.xml"), headers: Self.html),
+      "/feed.xml": .ok(rssFeed(items: 2)),
+    ])
+    let latch = pull(server, "/")
+    let end = try #require(latch.endRecords.first)
+    #expect(latch.endRecords.count == 1)
+    #expect(end.ok)
+    #expect(end.url == server.url("/feed.xml"))
+    #expect(end.discoveredFrom == server.url("/"))
+    #expect(latch.itemTitles.count == 2)
+    #expect(latch.records.allSatisfy { $0.source == server.url("/") })
+    guard case .feed(let feed) = latch.records.first else {
+      Issue.record("the first record is the feed's")
+      return
+    }
+    #expect(feed.url == server.url("/feed.xml"))
+  }
+
+  @Test func aJSONFeedIsDiscoveredAndRead() throws {
+    let json = #"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"1","title":"J"}]}"#
+    let server = try LoopbackHTTPServer(routes: [
+      "/": .ok(Self.page(linking: "feed.json", type: "application/feed+json"), headers: Self.html),
+      "/feed.json": .ok(json, headers: [("Content-Type", "application/feed+json")]),
+    ])
+    let latch = pull(server, "/")
+    #expect(latch.itemTitles == ["J"])
+    #expect(latch.endRecords.first?.ok == true)
+  }
+
+  @Test func aPageThatLinksItselfEndsNotAFeed() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/": .ok(Self.page(linking: "/"), headers: Self.html)
+    ])
+    let latch = pull(server, "/")
+    let end = try #require(latch.endRecords.first)
+    #expect(latch.endRecords.count == 1)
+    #expect(end.error?.kind == .notAFeed)
+    #expect(end.discoveredFrom == server.url("/"))
+    #expect(server.requests.count == 2, "the page, and the page once more as its feed")
+  }
+
+  @Test func noDiscoverListsTheFeeds() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/": .ok(Self.page(linking: "/feed.xml"), headers: Self.html),
+      "/feed.xml": .ok(rssFeed(items: 2)),
+    ])
+    var options = PullOptions()
+    options.discoversFeeds = false
+    let latch = pull(server, "/", options: options)
+    let end = try #require(latch.endRecords.first)
+    #expect(end.error?.kind == .notAFeed)
+    #expect(
+      end.feeds == [
+        LinkedFeed(url: server.url("/feed.xml"), type: "application/rss+xml", title: "The feed")
+      ])
+    #expect(server.requests.count == 1)
+  }
+
+  @Test func anHTTPPageNeverLeadsToALocalFile() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/": .ok(Self.page(linking: "file:///etc/passwd"), headers: Self.html)
+    ])
+    let latch = pull(server, "/")
+    let end = try #require(latch.endRecords.first)
+    #expect(end.error?.kind == .notAFeed)
+    #expect(end.feeds.map(\.url) == ["file:///etc/passwd"])
+    #expect(latch.itemTitles.isEmpty)
+  }
+
+  @Test func theFeedGetsWhatIsLeftOfTheRedirects() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/old": .redirect(302, to: "/"),
+      "/": .ok(Self.page(linking: "/moved.xml"), headers: Self.html),
+      "/moved.xml": .redirect(302, to: "/feed.xml"),
+      "/feed.xml": .ok(rssFeed(items: 1)),
+    ])
+    var options = PullOptions()
+    options.maxRedirects = 1
+    let latch = pull(server, "/old", options: options)
+    #expect(latch.endRecords.first?.error?.kind == .redirects)
+    options.maxRedirects = 2
+    #expect(pull(server, "/old", options: options).endRecords.first?.ok == true)
+  }
+
+  /// A page whose head ends early is not read to its end before the feed is pulled.
+  @Test func thePageIsReadOnlyUntilItsHeadIsOver() throws {
+    let body = Array(repeating: Array(" <p>filler</p>".utf8), count: 20_000).flatMap { $0 }
+    let head = Array(Self.page(linking: "/feed.xml").utf8)
+    let server = try LoopbackHTTPServer(routes: [
+      "/": HTTPScript(
+        headers: Self.html, framing: .chunked,
+        steps: [.send(head)]
+          + stride(from: 0, to: body.count, by: 16384).map {
+            .send(Array(body[$0..<min(body.count, $0 + 16384)]))
+          }),
+      "/feed.xml": .ok(rssFeed(items: 1)),
+    ])
+    let latch = pull(server, "/")
+    #expect(latch.endRecords.first?.ok == true)
+    #expect(latch.itemTitles.count == 1)
+    var options = PullOptions()
+    options.discoversFeeds = false
+    let page = try #require(pull(server, "/", options: options).endRecords.first)
+    #expect(page.bytes > 0 && page.bytes <= 64 << 10, "read \(page.bytes) of \(body.count) bytes")
+  }
+}
