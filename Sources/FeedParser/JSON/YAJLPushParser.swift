@@ -41,9 +41,7 @@ final class YAJLPushParser {
     self.handler = handler
     box = HandlerBox(handler)
     let context = Unmanaged.passUnretained(box).toOpaque()
-    guard
-      let handle = withUnsafePointer(to: YAJLPushParser.callbacks, { yajl_alloc($0, nil, context) })
-    else { return nil }
+    guard let handle = yajl_alloc(YAJLPushParser.callbackTable, nil, context) else { return nil }
     self.handle = handle
   }
 
@@ -94,6 +92,14 @@ final class YAJLPushParser {
   {
     UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count)
   }
+
+  /// yajl keeps the pointer it is given, not a copy of the table, for the handle's whole life:
+  /// the table lives as long as the process. Written once, then only read.
+  nonisolated(unsafe) private static let callbackTable: UnsafePointer<yajl_callbacks> = {
+    let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
+    table.initialize(to: callbacks)
+    return UnsafePointer(table)
+  }()
 
   private static let callbacks: yajl_callbacks = {
     var callbacks = yajl_callbacks()
