@@ -6,11 +6,6 @@ import Testing
 
 /// JSON Feed through `FeedDocumentParser`: streaming, chunk invariance, limits and endings.
 @Suite struct JSONFeedTests {
-  @Test(arguments: documentFixturePaths())
-  func fixtureIsChunkInvariant(path: String) throws {
-    expectDocumentChunkInvariant(try fixture(path), name: path)
-  }
-
   @Test func everyFieldIsRead() throws {
     let outcome = parseDocument(try fixture("json/jsonfeed11-full.json"))
     #expect(outcome.result.failure == nil)

@@ -97,6 +97,54 @@ import Testing
     #expect(latch.itemTitles.isEmpty)
   }
 
+  @Test func theFeedGetsWhatIsLeftOfTheTimeout() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/": HTTPScript(
+        headers: Self.html, steps: [.wait(0.6), .send(Array(Self.page(linking: "/slow").utf8))]),
+      "/slow": HTTPScript(
+        framing: .chunked,
+        steps: [
+          .send(Array("<rss version=\"2.0\"><channel>".utf8)), .stallForever,
+        ]),
+    ])
+    var options = PullOptions()
+    options.timeout = 1.2
+    let started = Date()
+    let latch = pull(server, "/", options: options)
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(latch.endRecords.first?.error?.kind == .timeout)
+    #expect(latch.endRecords.first?.discoveredFrom == server.url("/"))
+    #expect(elapsed < 1.9, "page and feed share one --timeout (took \(elapsed) s)")
+    server.stop()
+  }
+
+  /// Servers that send a feed as `text/html` are common: the bytes decide, not the header.
+  @Test func aFeedServedAsHTMLIsStillAFeed() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/feed": .ok(rssFeed(items: 2), headers: Self.html)
+    ])
+    let latch = pull(server, "/feed")
+    #expect(latch.endRecords.first?.ok == true)
+    #expect(latch.itemTitles.count == 2)
+  }
+
+  @Test func aJSONFeedPastMaxBytesKeepsTheItemsWithinIt() throws {
+    let items = (0..<200).map {
+      #"{"id":"\#($0)","content_text":"\#(String(repeating: "x", count: 100))"}"#
+    }
+    let json = #"{"version":"1.1","items":["# + items.joined(separator: ",") + "]}"
+    let server = try LoopbackHTTPServer(routes: [
+      "/feed.json": .ok(json, headers: [("Content-Type", "application/feed+json")])
+    ])
+    var options = PullOptions()
+    options.maxBytes = 4096
+    let latch = pull(server, "/feed.json", options: options)
+    let end = try #require(latch.endRecords.first)
+    #expect(end.error?.kind == .tooLarge)
+    #expect(end.items > 20 && end.items < 40)
+    #expect(latch.itemTitles.isEmpty)
+  }
+
   @Test func theFeedGetsWhatIsLeftOfTheRedirects() throws {
     let server = try LoopbackHTTPServer(routes: [
       "/old": .redirect(302, to: "/"),
