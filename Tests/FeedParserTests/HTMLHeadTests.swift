@@ -46,6 +46,16 @@ import Testing
     #expect(outcome.linkedFeeds?.first?.title == "été")
   }
 
+  /// Found by the fuzzer: a charset no decoder knows freed libxml2's context twice.
+  @Test func anUnknownMetaCharsetIsReadAsUTF8() {
+    let page = Array(
+      "<!doctype html><meta charset=utd><link rel=alternate type=application/rss+xml href=f title=\"été\">"
+        .utf8)
+    let outcome = parseDocument(page)
+    #expect(outcome.linkedFeeds?.first?.title == "été")
+    #expect(outcome.result.encoding == "utf-8")
+  }
+
   @Test func anUnclosedHTML5PageEndsItsHeadAtTheImpliedBody() throws {
     let outcome = parseDocument(try fixture("html/html5-unclosed.html"))
     #expect(outcome.linkedFeeds?.map(\.title) == ["Unclosed RSS"])

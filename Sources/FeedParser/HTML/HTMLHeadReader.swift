@@ -73,7 +73,12 @@ final class HTMLHeadReader: HTMLTagHandler {
   private func startParser() {
     let charset = HTMLCharsetPrescan.charset(of: prescanBytes[...], declared: declaredCharset)
     encoding = charset
+    // A charset no decoder knows (a typo in a `<meta>`) is read as UTF-8, as browsers fall back.
     parser = LibXMLHTMLPushParser(encoding: charset, handler: self)
+    if parser == nil {
+      encoding = "utf-8"
+      parser = LibXMLHTMLPushParser(encoding: "utf-8", handler: self)
+    }
     if parser == nil { parserFailed = true }
   }
 

@@ -43,7 +43,7 @@ final class LibXMLHTMLPushParser {
       guard let decoder = xmlFindCharEncodingHandler(CharsetNames.decoder(for: encoding)),
         xmlSwitchToEncoding(context, decoder) == 0
       else {
-        htmlFreeParserCtxt(context)
+        // `deinit` frees the context: every stored property is set by now.
         return nil
       }
     } else {
