@@ -14,6 +14,10 @@ enum DocumentFormat: Equatable {
   static func decide(_ bytes: [UInt8], contentType: String?, complete: Bool) -> DocumentFormat? {
     let type = mediaType(contentType)
     let forced = complete || bytes.count >= sniffWindow
+    // Only the window counts, however many bytes the first chunk brought: a comment that closes
+    // past it must not decide one way whole and another way in small chunks (found by the
+    // fuzzer).
+    let bytes = Array(bytes.prefix(sniffWindow))
     // A byte order mark may still be arriving.
     if !forced, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) { return nil }
     if !forced, bytes.count < 2, bytes.first == 0xFF || bytes.first == 0xFE { return nil }

@@ -96,6 +96,17 @@ import Testing
     #expect(parser.linkedFeeds?.map(\.url) == ["https://example.org/first.xml"])
   }
 
+  /// Found by the fuzzer: a comment that closes past the window decided differently whole.
+  @Test func onlyTheSniffWindowDecides() {
+    let page = "<!-- " + String(repeating: "x", count: 2000) + " --><!DOCTYPE html><html>"
+    let bytes = Array(page.utf8)
+    let whole = DocumentFormat.decide(bytes, contentType: nil, complete: false)
+    let windowed = DocumentFormat.decide(
+      Array(bytes.prefix(DocumentFormat.sniffWindow)), contentType: nil, complete: false)
+    #expect(whole == windowed)
+    #expect(whole == .xml)
+  }
+
   @Test(
     arguments: [
       ("<!DOCTYPE html><html>", nil, DocumentFormat.html),
