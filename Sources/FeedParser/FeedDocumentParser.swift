@@ -59,6 +59,7 @@ public final class FeedDocumentParser {
     }
   }
 
+  /// Feeds the next chunk; the first bytes wait until they decide the format.
   public func parse(_ chunk: UnsafeRawBufferPointer) {
     if let reader {
       Self.parse(chunk, with: reader)
@@ -71,6 +72,7 @@ public final class FeedDocumentParser {
     start(format)
   }
 
+  /// See `StreamingFeedParser.catchUp`; JSON and HTML hand everything over as they go.
   public func catchUp() {
     if case .xml(let parser) = reader { parser.catchUp() }
   }
