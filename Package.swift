@@ -17,11 +17,13 @@ let package = Package(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(
       name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    .systemLibrary(name: "CYAJL", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
     .target(name: "CFeedPullShims", dependencies: ["CCurl"]),
     .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
     .target(name: "FeedPullSupport", dependencies: ["CFeedPullShims"]),
     .target(name: "FeedModel"),
-    .target(name: "FeedParser", dependencies: ["FeedModel", "FeedPullSupport", "CLibXML2"]),
+    .target(
+      name: "FeedParser", dependencies: ["FeedModel", "FeedPullSupport", "CLibXML2", "CYAJL"]),
     .target(
       name: "HTTPWorker", dependencies: ["CCurl", "CPSL", "CFeedPullShims", "FeedPullSupport"]),
     .target(

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deterministic feed generator for feedpull's benchmarks (python3, stdlib only).
 
-    generate.py --format rss20|atom10|rss10|podcast --size BYTES [--seed N]      > feed.xml
+    generate.py --format rss20|atom10|rss10|podcast|json11 --size BYTES [--seed N]  > feed.xml
     generate.py --corpus DIR --count N --size BYTES [--seed N] [--gzip]
 
 The first form streams one feed of about BYTES bytes to standard output: items are written as
@@ -25,6 +25,7 @@ HTML-only entities such as &nbsp; appear only inside CDATA or escaped as &amp;nb
 
 import argparse
 import gzip
+import json
 import os
 import random
 import sys
@@ -328,7 +329,39 @@ class Podcast(RSS20):
         return rss.replace("</item>\n", tags + "</item>\n")
 
 
-FORMATS = {"rss20": RSS20, "atom10": Atom10, "rss10": RSS10, "podcast": Podcast}
+class JSONFeed11:
+    """The RSS 2.0 items as a JSON Feed 1.1 (the same pool and seed: the same item texts)."""
+
+    def head(self, text, seed):
+        return ('{"version": "https://jsonfeed.org/version/1.1", "title": %s, '
+                '"home_page_url": "https://example.com/", '
+                '"feed_url": "https://example.com/feed/%d.json", "description": %s, '
+                '"language": "ja", "icon": "https://example.com/logo.png", "items": [\n'
+                % (json.dumps(text.title(), ensure_ascii=False), seed,
+                   json.dumps(text.sentence(), ensure_ascii=False)))
+
+    def item(self, body, index):
+        link = "https://example.com/posts/%d" % index
+        item = {
+            "id": link if body.permalink_guid else "tag:example.com,2026:post-%d" % index,
+            "url": link,
+            "title": "%s #%d" % (body.title, index),
+            "content_html": body.html.replace("posts/N", "posts/%d" % index),
+            "summary": body.summary,
+            "date_published": rfc3339(item_time(index), body.zone),
+            "authors": [{"name": body.author[0]}],
+            "tags": body.categories,
+        }
+        if body.enclosure:
+            item["attachments"] = [{"url": "https://cdn.example.com/audio/%d.mp3" % index,
+                                    "mime_type": "audio/mpeg", "size_in_bytes": 1000000 + index}]
+        return ("," if index > 0 else "") + json.dumps(item, ensure_ascii=False) + "\n"
+
+    tail = "]}\n"
+
+
+FORMATS = {"rss20": RSS20, "atom10": Atom10, "rss10": RSS10, "podcast": Podcast,
+           "json11": JSONFeed11}
 
 
 def generate(fmt, size, seed, write):
@@ -337,7 +370,7 @@ def generate(fmt, size, seed, write):
     Stops before the item that would pass `size` (so a feed is at most `size` bytes unless even
     its first item does not fit); always writes at least one item and a well-formed end.
     """
-    rng = random.Random("%s-%d" % (fmt, seed))
+    rng = random.Random("%s-%d" % ("rss20" if fmt == "json11" else fmt, seed))
     text = TextSource(rng)
     shape = FORMATS[fmt]()
     pool = [Body(text, rng) for _ in range(POOL_SIZE)]

@@ -11,3 +11,4 @@
 #include <libxml/encoding.h>
 #include <libxml/uri.h>
 #include <libxml/entities.h>
+#include <libxml/HTMLparser.h>

@@ -5,6 +5,8 @@
 public enum FeedVersion: String, Sendable, Equatable {
   case rss090, rss091u, rss091n, rss092, rss093, rss094, rss20, rss10, rss
   case atom03, atom10, atom
+  /// JSON Feed 1.0 and 1.1 (jsonfeed.org).
+  case json10, json11
 }
 
 /// A date as the feed gave it: an instant when it could be read, else the text.
@@ -51,6 +53,10 @@ public struct FeedEnclosure: Sendable, Equatable {
   public var url: String
   public var type: String?
   public var length: Int64?
+  /// A JSON Feed attachment's own name for it, which a player may show.
+  public var title: String?
+  /// Seconds of audio or video, when the feed gives them as a number (JSON Feed attachments).
+  public var duration: Double?
   public init(url: String, type: String? = nil, length: Int64? = nil) {
     self.url = url
     self.type = type
@@ -94,6 +100,8 @@ public struct FeedChannel: Sendable, Equatable {
   public var extensions = FeedExtensions()
   /// True when extension text past the bound per record was dropped.
   public var extensionsTruncated = false
+  /// True when a JSON Feed says it will never update again: a reader can stop pulling it.
+  public var expired = false
   public init(version: FeedVersion) { self.version = version }
 }
 
@@ -134,6 +142,8 @@ public struct FeedItem: Sendable, Equatable {
   public var extensions = FeedExtensions()
   /// True when extension text past the bound per record was dropped.
   public var extensionsTruncated = false
+  /// The item's language when it differs from the feed's (JSON Feed 1.1 items carry one).
+  public var language: String?
   /// The summary and the content are most of a feed's bytes. They stay the UTF-8 that the
   /// parser produced (valid by construction), so that writing them as JSON copies bytes; a
   /// `String` would validate every byte once more, which was the largest single cost of a

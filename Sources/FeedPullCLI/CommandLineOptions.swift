@@ -28,6 +28,7 @@ struct CommandLineOptions {
     var onlySources = false
     while let argument = remaining.popFirst() {
       if onlySources || argument == "-" || !argument.hasPrefix("-") {
+        guard !argument.isEmpty else { throw UsageError(message: "an empty SOURCE") }
         sources.append(argument)
         continue
       }
@@ -68,6 +69,7 @@ struct CommandLineOptions {
       case "--max-redirects":
         pull.maxRedirects = try CommandLineOptions.count(name, try value(), minimum: 0)
       case "-A", "--user-agent": pull.userAgent = try value()
+      case "--no-discover": pull.discoversFeeds = false
       case "-q", "--quiet": verbosity = .quiet
       case "-v", "--verbose": verbosity = .verbose
       case "--version": showVersion = true
@@ -141,8 +143,9 @@ struct CommandLineOptions {
   static let help = """
     usage: feedpull [OPTIONS] SOURCE...
 
-    Pulls RSS and Atom feeds and prints each item as soon as it is parsed.
-    A SOURCE is an http(s):// URL, a file:// URL, a path, or - for standard input.
+    Pulls RSS, Atom and JSON feeds and prints each item as soon as it is parsed.
+    A SOURCE is an http(s):// URL, a file:// URL, a path, or - for standard input; a web page
+    stands for the first feed it links (feed discovery).
 
     options:
       -f, --format text|jsonl    output format (default: text on a terminal, else jsonl)
@@ -156,6 +159,7 @@ struct CommandLineOptions {
           --per-host N           transfers in flight to one site (default 2)
           --host-delay SECONDS   least time between request starts to one site (default 1)
       -A, --user-agent S         User-Agent header (default feedpull/\(FeedPullVersion.current))
+          --no-discover          report a web page's feeds instead of pulling the first
       -q, --quiet                nothing on stderr but usage errors
       -v, --verbose              one line on stderr per source as it ends
           --version              print the version

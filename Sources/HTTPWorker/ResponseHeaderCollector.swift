@@ -45,6 +45,7 @@ struct ResponseHeaderCollector {
   func response(status: Int, url: String, now: Date = Date()) -> TransferResponse {
     var response = TransferResponse(status: status, url: url)
     response.permanentRedirect = permanentRedirect
+    response.redirectCount = hopStatuses.count
     response.contentType = fields["content-type"]
     response.etag = fields["etag"]
     response.lastModified = fields["last-modified"]

@@ -57,6 +57,8 @@ public struct TransferResponse: Sendable, Equatable {
   public var url: String
   /// True when there was at least one redirect and every hop was 301 or 308.
   public var permanentRedirect: Bool = false
+  /// Redirects followed to reach this response (what is left of `maxRedirects` after it).
+  public var redirectCount = 0
   public var contentType: String?
   /// The `ETag` header exactly, quotes included.
   public var etag: String?

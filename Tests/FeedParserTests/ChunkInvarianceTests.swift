@@ -25,6 +25,14 @@ import Testing
     expectChunkInvariant(try fixture(path), name: path, maxSplitSize: 4096)
   }
 
+  /// JSON Feeds and HTML pages, through the format decision (`FeedDocumentParser`).
+  @Test(arguments: documentFixturePaths()) func documentFixtureIsChunkInvariant(path: String)
+    throws
+  {
+    #expect(documentFixturePaths().count >= 14)
+    expectDocumentChunkInvariant(try fixture(path), name: path)
+  }
+
   @Test(arguments: sampleFeeds) func sampleFeedIsChunkInvariant(name: String) throws {
     let bytes = Array(try Data(contentsOf: RepositoryPaths.feeds.appendingPathComponent(name)))
     let whole = parse(bytes)

@@ -46,6 +46,36 @@ import Testing
     #expect(result.records.filter { $0["type"] as? String == "item" }.count == 1)
   }
 
+  @Test func aSiteAddressLeadsToItsFeedEndToEnd() throws {
+    let page = """
+      <!doctype html><html><head><link rel=alternate type=application/rss+xml href=/feed.xml>
+      </head><body>Blog</body></html>
+      """
+    let server = try LoopbackHTTPServer(routes: [
+      "/": .ok(page, headers: [("Content-Type", "text/html")]), "/feed.xml": .ok(rssFeed(items: 2)),
+    ])
+    let result = try FeedpullProcess.run(["-f", "jsonl", server.url("/")])
+    #expect(result.status == 0, "\(result.stderr)")
+    let end = result.records.last
+    #expect(end?["discovered_from"] as? String == server.url("/"))
+    #expect(end?["url"] as? String == server.url("/feed.xml"))
+    #expect(result.records.filter { $0["type"] as? String == "item" }.count == 2)
+
+    let listed = try FeedpullProcess.run(["-f", "jsonl", "--no-discover", server.url("/")])
+    #expect(listed.status == 1)
+    let feeds = listed.records.last?["feeds"] as? [[String: Any]]
+    #expect(feeds?.first?["url"] as? String == server.url("/feed.xml"))
+  }
+
+  @Test func sourceRulesOnTheCommandLine() throws {
+    let empty = try FeedpullProcess.run(["-f", "jsonl", ""])
+    #expect(empty.status == 2)
+    #expect(empty.stdout.isEmpty)
+    let data = try FeedpullProcess.run(["-f", "jsonl", "data:application/rss+xml,<rss/>"])
+    #expect(data.status == 1)
+    #expect((data.records.last?["error"] as? [String: Any])?["kind"] as? String == "protocol")
+  }
+
   @Test func maxRedirectsZeroRefusesARedirect() throws {
     let server = try LoopbackHTTPServer(routes: [
       "/old": .redirect(301, to: "/feed"), "/feed": .ok(rssFeed(items: 1)),

@@ -41,9 +41,9 @@ import Testing
   }
 
   /// Resident memory is measured in a child, since other tests share this process. The CLI
-  /// queues every source at once and returns every `end` record, about 1.4 KB a source (measured:
-  /// 36 → 47 MiB from 2,000 to 10,000); a leaked curl handle or parser context (tens of KB
-  /// each) per transfer would add hundreds of MB.
+  /// queues every source at once (its transfer, document and parse queue wait in the worker's
+  /// queue) and keeps only failed `end` records; a leaked curl handle or parser context (tens of
+  /// KB each) per transfer would add hundreds of MB.
   @Test func tenThousandTransfersLeakNoMemory() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .ok(rssFeed(items: 2))])
     func peak(_ count: Int) throws -> Int {

@@ -47,8 +47,42 @@ public func fuzzFeedParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     preconditionFailure("handing CDATA content to the builder changed the parse")
   }
 
+  // The same through the format decision, which sends `{` to the JSON Feed reader and pages to
+  // the HTML head reader: those too must not depend on the chunking.
+  let documentWhole = parseDocument(document) { _ in document.count }
+  let documentChunked = parseDocument(document) { remaining in
+    seed ^= seed << 13
+    seed ^= seed >> 7
+    seed ^= seed << 17
+    return 1 + Int(seed % UInt64(min(remaining, 4096)))
+  }
+  if documentWhole.events != documentChunked.events
+    || documentWhole.feeds != documentChunked.feeds
+    || documentWhole.result.failure?.kind != documentChunked.result.failure?.kind
+    || documentWhole.result.wellformed != documentChunked.result.wellformed
+  {
+    fputs("whole:   \(documentWhole)\n", stderr)
+    fputs("chunked: \(documentChunked)\n", stderr)
+    preconditionFailure("FeedDocumentParser depends on the chunking")
+  }
+
   _ = FeedDateParser.parse(String(decoding: document.prefix(64), as: UTF8.self))
   return 0
+}
+
+private func parseDocument(
+  _ document: UnsafeRawBufferPointer, chunkSize: (Int) -> Int
+) -> (events: [FeedEvent], result: FeedParseResult, feeds: [LinkedFeed]?) {
+  var events: [FeedEvent] = []
+  let parser = FeedDocumentParser(documentURL: "http://example.com/page") { events.append($0) }
+  var offset = 0
+  while offset < document.count {
+    let count = min(chunkSize(document.count - offset), document.count - offset)
+    parser.parse(UnsafeRawBufferPointer(rebasing: document[offset..<offset + count]))
+    offset += count
+  }
+  let result = parser.finish()
+  return (events, result, parser.linkedFeeds)
 }
 
 private func parse(

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Golden fixtures: `Tests/Fixtures/<area>/<case>.xml` beside `<case>.jsonl`, the records
+/// Golden fixtures: `Tests/Fixtures/<area>/<case>.xml` (or `.json` for JSON Feeds, `.html`
+/// for pages and feed discovery) beside `<case>.jsonl`, the records
 /// feedpull must print for it (our own output format is the golden format). Set
 /// `FEEDPULL_REGENERATE_GOLDEN=1` to rewrite the `.jsonl` files on purpose, then review the diff.
 public enum GoldenFixtures {
@@ -15,7 +16,7 @@ public enum GoldenFixtures {
     guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
     var cases: [String] = []
     while let path = walker.nextObject() as? String {
-      guard path.hasSuffix(".xml") else { continue }
+      guard suffixes.contains(where: { path.hasSuffix($0) }) else { continue }
       if regenerating || FileManager.default.fileExists(atPath: root.path + "/" + golden(path)) {
         cases.append(path)
       }
@@ -23,8 +24,12 @@ public enum GoldenFixtures {
     return cases.sorted()
   }
 
+  /// The documents a fixture can be.
+  public static let suffixes = [".xml", ".json", ".html"]
+
   public static func golden(_ fixture: String) -> String {
-    String(fixture.dropLast(".xml".count)) + ".jsonl"
+    let suffix = suffixes.first { fixture.hasSuffix($0) } ?? ""
+    return String(fixture.dropLast(suffix.count)) + ".jsonl"
   }
 
   /// Lines with what depends on the machine taken out: the checkout's path becomes

@@ -13,7 +13,7 @@ extension FeedPuller {
   public func records(_ sources: [PullSource], bufferLimit: Int = 1024) -> PullRecordStream {
     let (stream, continuation) = AsyncStream.makeStream(of: PullRecord.self)
     let buffer = RecordStreamBuffer(continuation: continuation, limit: max(2, bufferLimit))
-    let batch = start(sources, into: buffer) { _ in
+    let batch = start(sources, into: buffer, keeping: .failedOnly) { _ in
       continuation.finish()
       buffer.allEnded.signal()
     }

@@ -1,5 +1,11 @@
-/// Where a SOURCE's bytes come from, decided from the text alone (no file system access), as
-/// docs/format.md defines a SOURCE.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where a SOURCE's bytes come from, as feedpull defines a SOURCE: `-`, a `scheme://` URL, a
+/// `scheme:` URL (`data:`, `mailto:`, `feed:https://…`), or a path. Only a `name:rest` SOURCE
+/// whose scheme is none of the well-known ones asks the file system, whether a file of that
+/// name exists (`notes:2024.xml` may be one); a well-known scheme is a URL without a look.
 enum SourceOrigin: Equatable {
   case http(url: String)
   case file(path: String)
@@ -7,33 +13,59 @@ enum SourceOrigin: Equatable {
   /// A URL of a scheme feedpull does not pull (`ftp:`, `gopher:`): fails as `protocol`.
   case unsupported(scheme: String)
 
-  init(_ source: String) {
+  /// - Parameter fileExists: asked only for a `name:rest` SOURCE of an unknown scheme.
+  init(_ source: String, fileExists: (String) -> Bool = SourceOrigin.fileExists) {
     if source == "-" {
       self = .standardInput
       return
     }
-    guard let scheme = SourceOrigin.scheme(of: source) else {
+    guard let colon = source.firstIndex(of: ":"),
+      let scheme = SourceOrigin.scheme(source[..<colon])
+    else {
+      self = .file(path: source)
+      return
+    }
+    let hasAuthority = source[colon...].hasPrefix("://")
+    if !hasAuthority && !SourceOrigin.wellKnownSchemes.contains(scheme) && fileExists(source) {
       self = .file(path: source)
       return
     }
     switch scheme {
     case "http", "https": self = .http(url: source)
     case "file": self = SourceOrigin.fileURL(source)
+    case "feed": self = SourceOrigin.feedURL(source[source.index(after: colon)...])
     default: self = .unsupported(scheme: scheme)
     }
   }
 
-  /// The lower-cased scheme of `scheme://…`, or nil for a path. A colon alone does not make a
-  /// URL: `notes:2024.xml` is a file name.
-  private static func scheme(of text: String) -> String? {
-    guard let colon = text.firstIndex(of: ":"),
-      text[colon...].hasPrefix("://")
+  /// Schemes that are URLs whatever the file system holds: no one names a feed file `ftp:x`.
+  private static let wellKnownSchemes: Set<String> = [
+    "http", "https", "file", "feed", "ftp", "ftps", "sftp", "data", "mailto", "javascript",
+    "about", "gopher", "news", "nntp", "ssh", "tel", "ws", "wss", "irc", "ldap", "telnet",
+  ]
+
+  /// The lower-cased scheme (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`).
+  private static func scheme(_ text: Substring) -> String? {
+    guard let first = text.first, first.isASCII, first.isLetter,
+      text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
     else { return nil }
-    let scheme = text[..<colon]
-    guard let first = scheme.first, first.isASCII, first.isLetter,
-      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-    else { return nil }
-    return scheme.lowercased()
+    return text.lowercased()
+  }
+
+  /// The old `feed:` scheme (`feed://host/path`, `feed:https://host/path`) that browsers once
+  /// handed to feed readers: the URL it wraps, or http for `feed://`.
+  private static func feedURL(_ rest: Substring) -> SourceOrigin {
+    if rest.hasPrefix("//") { return .http(url: "http:" + rest) }
+    let lowered = rest.lowercased()
+    if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+      return .http(url: String(rest))
+    }
+    return .unsupported(scheme: "feed")
+  }
+
+  static func fileExists(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0
   }
 
   /// `file:///path` or `file://localhost/path`, percent-decoded; another host is unsupported.

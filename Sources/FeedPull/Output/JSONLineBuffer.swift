@@ -61,6 +61,18 @@ struct JSONLineBuffer: ~Copyable {
     appendDecimal(value)
   }
 
+  /// A number that may have a fraction (a duration in seconds); whole numbers without one.
+  mutating func field(_ key: StaticString, number value: Double?) {
+    guard let value, value.isFinite else { return }
+    if value == value.rounded(), abs(value) < 1e15 {
+      field(key, Int64(value))
+    } else {
+      appendKey(key)
+      // Swift's shortest round-trip form ("1.5", "1e-05") is valid JSON for finite values.
+      for byte in value.description.utf8 { bytes.append(byte) }
+    }
+  }
+
   mutating func field(_ key: StaticString, _ value: Bool?) {
     guard let value else { return }
     appendKey(key)

@@ -42,6 +42,7 @@ enum JSONLinesEncoding {
     people(channel.authors, to: &object)
     object.field("categories", channel.categories)
     writeExtensionFields(channel, to: &object)
+    object.flag("expired", channel.expired)
   }
 
   private static func write(_ record: ItemRecord, to object: inout JSONLineBuffer) {
@@ -72,9 +73,12 @@ enum JSONLinesEncoding {
       object.field("url", enclosure.url)
       object.field("type", enclosure.type)
       object.field("length", enclosure.length)
+      object.field("title", enclosure.title)
+      object.field("duration", number: enclosure.duration)
     }
     object.field("comments", item.comments)
     writeExtensionFields(item, to: &object)
+    object.field("language", item.language)
   }
 
   private static func write(_ record: EndRecord, to object: inout JSONLineBuffer) {
@@ -94,6 +98,12 @@ enum JSONLinesEncoding {
     object.field("content_type", record.contentType)
     object.field("encoding", record.encoding)
     object.field("elapsed_ms", record.elapsedMilliseconds)
+    object.field("discovered_from", record.discoveredFrom)
+    object.objects("feeds", record.feeds) { object, feed in
+      object.field("url", feed.url)
+      object.field("type", feed.type)
+      object.field("title", feed.title)
+    }
     if let error = record.error {
       object.object("error") { object in
         object.field("kind", error.kind.rawValue)

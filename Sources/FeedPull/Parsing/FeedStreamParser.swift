@@ -3,7 +3,8 @@ import FeedParser
 /// Parses a feed whose bytes the caller already has (from its own HTTP client, a cache, a
 /// message queue) with the same streaming parser `FeedPuller` uses: push the bytes in chunks of
 /// any size, split anywhere, and the channel and then each item are handed over the moment they
-/// are parsed; `finish` says how the document ended.
+/// are parsed; `finish` says how the document ended. RSS, RDF, Atom and JSON Feed are read; an
+/// HTML page ends `notAFeed` with the feeds it links in `linkedFeeds`.
 ///
 /// ```swift
 /// let parser = FeedStreamParser(documentURL: "https://example.com/feed.xml") { event in
@@ -16,7 +17,7 @@ import FeedParser
 /// Not thread-safe: one document, one thread at a time. Memory stays bounded by the largest
 /// single field, however long the document.
 public final class FeedStreamParser {
-  private let parser: StreamingFeedParser
+  private let parser: FeedDocumentParser
 
   /// - Parameters:
   ///   - documentURL: what relative links resolve against (after `xml:base`); nil keeps them
@@ -28,9 +29,9 @@ public final class FeedStreamParser {
     documentURL: String? = nil, contentType: String? = nil,
     onEvent: @escaping (FeedEvent) -> Void
   ) {
-    parser = StreamingFeedParser(
+    parser = FeedDocumentParser(
       documentURL: documentURL, declaredCharset: ContentType.charset(of: contentType),
-      onEvent: onEvent)
+      contentType: contentType, onEvent: onEvent)
   }
 
   /// Parses the next chunk. Chunks after the parse has stopped (`isStopped`) are ignored.
@@ -51,6 +52,10 @@ public final class FeedStreamParser {
   /// True once the parse has stopped for good (a fatal error, a limit): the rest of the bytes
   /// are not needed.
   public var isStopped: Bool { parser.isStopped }
+
+  /// The feeds an HTML page links (`<link rel="alternate">`), in page order, once `finish` has
+  /// read one; nil for any other document.
+  public var linkedFeeds: [LinkedFeed]? { parser.linkedFeeds }
 
   /// Ends the document: hands over what the last bytes completed and says how it ended.
   public func finish() -> FeedParseResult {

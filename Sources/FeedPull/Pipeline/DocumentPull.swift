@@ -14,18 +14,29 @@ final class DocumentPull {
   private let sink: any PullRecordSink
   private let onEnd: (EndRecord) -> Void
   private let maxBytes: Int64?
-  private let startNanoseconds = DocumentPull.monotonicNanoseconds()
-  private var parser: StreamingFeedParser?
+  let startNanoseconds: Int64
+  private var parser: FeedDocumentParser?
   private(set) var end: EndRecord
   private var ended = false
+  /// Redirects followed to reach the document, which a discovered feed's transfer may not
+  /// follow again (the source's `--max-redirects` covers page and feed together).
+  var redirectCount = 0
+  /// Called when the document is an HTML page that links feeds: true when it has taken the
+  /// source over (a discovered feed is being pulled, and will write the `end`). Nil for a
+  /// discovered feed itself: discovery happens once per source.
+  var discovery: ((_ page: DocumentPull, _ feeds: [LinkedFeed]) -> Bool)?
 
+  /// - Parameter startNanoseconds: when the source started; a discovered feed continues its
+  ///   page's clock.
   init(
     source: String, sink: any PullRecordSink, maxBytes: Int64?,
+    startNanoseconds: Int64 = DocumentPull.monotonicNanoseconds(),
     onEnd: @escaping (EndRecord) -> Void
   ) {
     self.source = source
     self.sink = sink
     self.maxBytes = maxBytes
+    self.startNanoseconds = startNanoseconds
     self.onEnd = onEnd
     end = EndRecord(source: source)
   }
@@ -34,13 +45,17 @@ final class DocumentPull {
   func update(_ body: (inout EndRecord) -> Void) { body(&end) }
 
   /// Starts the document: from here on, chunks are parsed. `preparesAhead`: see
-  /// `StreamingFeedParser.init`.
-  func begin(documentURL: String?, charset: String?, preparesAhead: Bool = false) {
+  /// `StreamingFeedParser.init`; `contentType` helps tell feeds, JSON Feeds and pages apart.
+  func begin(
+    documentURL: String?, charset: String?, contentType: String? = nil,
+    preparesAhead: Bool = false
+  ) {
     end.url = documentURL
     let source = source
     let sink = sink
-    parser = StreamingFeedParser(
-      documentURL: documentURL, declaredCharset: charset, preparesAhead: preparesAhead
+    parser = FeedDocumentParser(
+      documentURL: documentURL, declaredCharset: charset, contentType: contentType,
+      preparesAhead: preparesAhead
     ) {
       [unowned self] event in
       switch event {
@@ -90,6 +105,12 @@ final class DocumentPull {
       if transportError == nil, let failure = result.failure {
         end.error = PullError(failure)
       }
+      if let feeds = parser.linkedFeeds {
+        end.feeds = feeds
+        if transportError == nil, !feeds.isEmpty, let discovery, discovery(self, feeds) {
+          return
+        }
+      }
     }
     if let transportError { end.error = transportError }
     end.elapsedMilliseconds = Int(
@@ -99,7 +120,7 @@ final class DocumentPull {
     onEnd(end)
   }
 
-  private static func monotonicNanoseconds() -> Int64 {
+  static func monotonicNanoseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)

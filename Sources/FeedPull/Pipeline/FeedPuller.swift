@@ -20,9 +20,9 @@ import Synchronization
 public final class FeedPuller: Sendable {
   /// The limits and politeness every pull of this puller follows.
   public let configuration: Configuration
-  private let worker: ConnectionWorker
+  let worker: ConnectionWorker
   /// Reads files and standard input, at most `jobs` at once and no more than there are cores.
-  private let localReaders: LocalReaderPool
+  let localReaders: LocalReaderPool
   private let running = Atomic<Int>(0)
 
   /// Sources started and not yet ended, across every batch.
@@ -70,15 +70,29 @@ public final class FeedPuller: Sendable {
   }
 
   /// Starts pulling `sources` (a source given twice is pulled once) and returns at once;
-  /// `sink` receives every record, and `completion` runs once every source has its `end`.
+  /// `sink` receives every record, and `completion` runs once every source has its `end`, with
+  /// the `end` records that `keeping` keeps.
+  ///
+  /// - Parameter keeping: `.failedOnly` for lists of any length: the sink has seen every `end`
+  ///   already, and keeping all of them would make memory grow with the number of sources.
   @discardableResult
   public func start(
     _ sources: [PullSource], into sink: any PullRecordSink,
+    keeping: EndRecordRetention = .all,
     completion: @escaping @Sendable ([EndRecord]) -> Void
+  ) -> PullBatch {
+    start(sources, into: sink) { count in
+      CompletionTracker(count: count, retention: keeping, completion: completion)
+    }
+  }
+
+  private func start(
+    _ sources: [PullSource], into sink: any PullRecordSink,
+    tracker makeTracker: (Int) -> CompletionTracker
   ) -> PullBatch {
     var seen = Set<String>()
     let unique = sources.filter { seen.insert($0.source).inserted }
-    let tracker = CompletionTracker(count: unique.count, completion: completion)
+    let tracker = makeTracker(unique.count)
     let worker = worker
     let batch = PullBatch { worker.cancel($0) }
     if unique.isEmpty { tracker.finishIfEmpty() }
@@ -136,6 +150,7 @@ public final class FeedPuller: Sendable {
       let request = transferRequest(for: source, url: url)
       let document = DocumentPull(
         source: source.source, sink: sink, maxBytes: request.maxBodyBytes, onEnd: onEnd)
+      document.discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
       let worker = worker
       let delegate = HTTPSourceTransfer(
         document: document, flowControl: sink as? any FlowControlledSink,
@@ -144,9 +159,11 @@ public final class FeedPuller: Sendable {
     case .file, .standardInput:
       let maxBytes = configuration.maxLocalBodyBytes
       let name = source.source
+      let discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
       localReaders.add {
         let document = DocumentPull(
           source: name, sink: sink, maxBytes: maxBytes, onEnd: onEnd)
+        document.discovery = discovery
         LocalSourceReader.read(
           location, into: document, flowControl: sink as? any FlowControlledSink,
           isCancelled: { batch.isCancelled })
@@ -179,19 +196,32 @@ extension FeedPuller {
   }
 }
 
-/// Counts `end` records and runs the completion once, after the last.
+/// Which `end` records a batch's completion receives.
+public enum EndRecordRetention: Sendable {
+  /// Every source's.
+  case all
+  /// Only those of sources that did not end `ok`.
+  case failedOnly
+}
+
+/// Counts `end` records and runs the completion once, after the last, with those it keeps.
 private final class CompletionTracker: Sendable {
   private let state: TSanVisibleMutex<(remaining: Int, ends: [EndRecord])>
+  private let retention: EndRecordRetention
   private let completion: @Sendable ([EndRecord]) -> Void
 
-  init(count: Int, completion: @escaping @Sendable ([EndRecord]) -> Void) {
+  init(
+    count: Int, retention: EndRecordRetention,
+    completion: @escaping @Sendable ([EndRecord]) -> Void
+  ) {
     state = TSanVisibleMutex((count, []))
+    self.retention = retention
     self.completion = completion
   }
 
   func ended(_ record: EndRecord) {
     let finished: [EndRecord]? = state.withLock { state in
-      state.ends.append(record)
+      if retention == .all || !record.ok { state.ends.append(record) }
       state.remaining -= 1
       return state.remaining == 0 ? state.ends : nil
     }

@@ -25,6 +25,9 @@ extension FeedPuller {
     public var maxRedirects = 5
     /// The `User-Agent` header.
     public var userAgent = "feedpull/\(FeedPullVersion.current)"
+    /// When a source is an HTML page, pull the first feed it links in its place (`false`:
+    /// `--no-discover`, the page ends `not_a_feed` with the feeds it links).
+    public var discoversFeeds = true
 
     public init() {}
   }

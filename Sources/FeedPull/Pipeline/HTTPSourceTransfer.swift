@@ -110,7 +110,8 @@ private final class ParsingLane: @unchecked Sendable {
     record(response)
     if response.status == 304 { return }
     document.begin(
-      documentURL: response.url, charset: ContentType.charset(of: response.contentType))
+      documentURL: response.url, charset: ContentType.charset(of: response.contentType),
+      contentType: response.contentType)
   }
 
   func consume(_ bytes: UnsafeRawBufferPointer, _ id: TransferID) {
@@ -144,6 +145,7 @@ private final class ParsingLane: @unchecked Sendable {
       end.status = response.status
       end.notModified = response.status == 304
       end.permanentRedirect = response.permanentRedirect
+      document.redirectCount = response.redirectCount
       end.retryAfter = response.retryAfter
       end.etag = response.etag
       end.lastModified = response.lastModified

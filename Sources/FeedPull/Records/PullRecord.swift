@@ -60,6 +60,11 @@ public struct EndRecord: Sendable, Equatable {
   public var contentType: String?
   public var encoding: String?
   public var elapsedMilliseconds: Int = 0
+  /// The HTML page this source's feed was discovered on (its URL), when it was.
+  public var discoveredFrom: String?
+  /// The feeds an HTML page links, when the source was a page and no feed was pulled in its
+  /// place (`--no-discover`, or none could be): what the user may subscribe to instead.
+  public var feeds: [LinkedFeed] = []
   public var error: PullError?
   /// Every header of the final HTTP response, in order (`Cache-Control`, `Link`, …). For
   /// embedders only: JSON Lines does not carry them.

@@ -1,0 +1,113 @@
+/// Which parser a document needs: the XML feed parser, the JSON Feed reader, or the HTML head
+/// reader (feed discovery). The first bytes decide, past a byte order mark, white space, an XML
+/// declaration and comments: `{` is JSON; `<!doctype html` or `<html` is a page (XHTML too,
+/// whatever its declaration). Where the bytes say nothing clear, the `Content-Type` decides:
+/// `text/html` a page, `application/json` or `application/feed+json` JSON. Feeds served as
+/// `text/html` are common (misconfigured servers), so the type never overrules `<rss`/`<feed`.
+enum DocumentFormat: Equatable {
+  case xml, json, html
+
+  /// Bytes examined at most; past them, what was seen decides.
+  static let sniffWindow = 1024
+
+  /// Nil when `bytes` (the document's first bytes) cannot decide yet and more may come.
+  static func decide(_ bytes: [UInt8], contentType: String?, complete: Bool) -> DocumentFormat? {
+    let type = mediaType(contentType)
+    let forced = complete || bytes.count >= sniffWindow
+    // Only the window counts, however many bytes the first chunk brought: a comment that closes
+    // past it must not decide one way whole and another way in small chunks (found by the
+    // fuzzer).
+    let bytes = Array(bytes.prefix(sniffWindow))
+    // A byte order mark may still be arriving.
+    if !forced, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) { return nil }
+    if !forced, bytes.count < 2, bytes.first == 0xFF || bytes.first == 0xFE { return nil }
+    var index = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    // UTF-16 and UTF-32 documents are XML's to decode.
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+      || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
+    {
+      return .xml
+    }
+    while true {
+      while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+      guard index < bytes.count else {
+        return forced ? byType(type) ?? .xml : nil
+      }
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "{") { return .json }
+      guard byte == UInt8(ascii: "<") else { return byType(type) ?? .xml }
+      let rest = bytes[index...]
+      // Skip the XML declaration, processing instructions and comments.
+      if let skip = skipped(rest, opening: "<?", closing: "?>")
+        ?? skipped(rest, opening: "<!--", closing: "-->")
+      {
+        guard let end = skip else { return forced ? byType(type) ?? .xml : nil }
+        index = end
+        continue
+      }
+      // Decide on 15 bytes from the `<` (enough for `<!doctype html `), or on what is there at
+      // the end: deciding on fewer would make the outcome depend on the chunking.
+      if !forced, rest.count < 15 { return nil }
+      let head = lowered(rest.prefix(15))
+      if head.starts(with: Array("<!doctype html".utf8)) && head.count >= 15 {
+        let after = head[head.startIndex + 14]
+        if isSpace(after) || after == UInt8(ascii: ">") { return .html }
+        return .xml
+      }
+      if head.starts(with: Array("<html".utf8)) && head.count >= 6 {
+        let after = head[head.startIndex + 5]
+        if isSpace(after) || after == UInt8(ascii: ">") { return .html }
+      }
+      if type == .html && !looksLikeFeedRoot(head) { return .html }
+      return .xml
+    }
+  }
+
+  /// nil: `bytes` does not start with `opening`; .some(nil): it does but `closing` has not come
+  /// yet; .some(index): the index after `closing`.
+  private static func skipped(_ bytes: ArraySlice<UInt8>, opening: String, closing: String) -> Int??
+  {
+    let open = Array(opening.utf8)
+    guard bytes.count >= open.count else {
+      return Array(bytes) == Array(open.prefix(bytes.count)) && !bytes.isEmpty ? .some(nil) : nil
+    }
+    guard bytes.starts(with: open) else { return nil }
+    let close = Array(closing.utf8)
+    var index = bytes.startIndex + open.count
+    while index + close.count <= bytes.endIndex {
+      if bytes[index..<index + close.count].elementsEqual(close) {
+        return .some(index + close.count)
+      }
+      index += 1
+    }
+    return .some(nil)
+  }
+
+  private static func looksLikeFeedRoot(_ head: ArraySlice<UInt8>) -> Bool {
+    ["<rss", "<feed", "<rdf:", "<!doctype rss", "<channel"].contains {
+      head.starts(with: Array($0.utf8))
+    }
+  }
+
+  private static func byType(_ type: DocumentFormat?) -> DocumentFormat? { type }
+
+  private static func mediaType(_ contentType: String?) -> DocumentFormat? {
+    guard let contentType else { return nil }
+    let bytes = Array(contentType.utf8.prefix { $0 != UInt8(ascii: ";") })
+    let type = String(decoding: lowered(bytes.filter { !isSpace($0) }[...]), as: UTF8.self)
+    switch type {
+    case "text/html": return .html
+    case "application/json", "application/feed+json": return .json
+    default: return nil
+    }
+  }
+
+  private static func lowered(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }[...]
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+}

@@ -1,0 +1,162 @@
+/// Reads the `<head>` of an HTML page from byte chunks of any size and collects the feeds it
+/// links, for feed discovery; the page's body is never parsed. It stops (`isStopped`) once the
+/// head is over (`</head>`, or the `<body>` that libxml2 implies from the first body content)
+/// or after `maxHeadBytes`, so that the caller can stop reading the page there.
+/// Not thread-safe: one page, one thread.
+final class HTMLHeadReader: HTMLTagHandler {
+  /// Bytes of a page read at most before giving up on its head. Real heads are a few KiB; some
+  /// carry inline scripts and styles of hundreds. A `<link>` past this is not seen.
+  static let maxHeadBytes = 1 << 20
+
+  private let documentURL: String?
+  private let declaredCharset: String?
+  private var parser: LibXMLHTMLPushParser?
+  private var parserFailed = false
+  /// The first bytes, held until the encoding is decided (`HTMLCharsetPrescan`).
+  private var prescanBytes: [UInt8] = []
+  private(set) var encoding: String?
+  private var pushedBytes = 0
+  private var headOver = false
+  private var finished = false
+  private var baseHref: String?
+  private var links: [(href: String, type: String, title: String?)] = []
+
+  init(documentURL: String?, declaredCharset: String?) {
+    self.documentURL = documentURL
+    self.declaredCharset = declaredCharset
+  }
+
+  var isStopped: Bool { headOver || finished || parserFailed }
+
+  func parse(_ chunk: UnsafeRawBufferPointer) {
+    guard !isStopped, chunk.count > 0 else { return }
+    if encoding == nil {
+      prescanBytes.append(contentsOf: chunk)
+      guard prescanBytes.count >= HTMLCharsetPrescan.window else { return }
+      startParser()
+      let held = prescanBytes
+      prescanBytes = []
+      held.withUnsafeBytes { push($0) }
+    } else {
+      push(chunk)
+    }
+  }
+
+  /// Ends the page; returns the feeds it links, in page order, resolved.
+  func finish() -> (feeds: [LinkedFeed], result: FeedParseResult) {
+    defer { finished = true }
+    if encoding == nil {
+      startParser()
+      let held = prescanBytes
+      prescanBytes = []
+      held.withUnsafeBytes { push($0) }
+    }
+    if !isStopped { parser?.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
+    parser = nil
+    let base = baseHref.map { URIResolver.resolve($0, against: documentURL) } ?? documentURL
+    let feeds = links.map { link in
+      LinkedFeed(
+        url: URIResolver.resolve(link.href, against: base), type: link.type, title: link.title)
+    }
+    let message =
+      feeds.isEmpty
+      ? "the document is an HTML page that links no feed"
+      : "the document is an HTML page, not a feed"
+    return (
+      feeds,
+      FeedParseResult(
+        wellformed: true, encoding: encoding,
+        failure: FeedParseFailure(kind: .notAFeed, message: message))
+    )
+  }
+
+  private func startParser() {
+    let charset = HTMLCharsetPrescan.charset(of: prescanBytes[...], declared: declaredCharset)
+    encoding = charset
+    // A charset no decoder knows (a typo in a `<meta>`) is read as UTF-8, as browsers fall back.
+    parser = LibXMLHTMLPushParser(encoding: charset, handler: self)
+    if parser == nil {
+      encoding = "utf-8"
+      parser = LibXMLHTMLPushParser(encoding: "utf-8", handler: self)
+    }
+    if parser == nil { parserFailed = true }
+  }
+
+  /// Pushes no byte past `maxHeadBytes`, so that where the reading stops does not depend on
+  /// how the page was split.
+  private func push(_ bytes: UnsafeRawBufferPointer) {
+    guard !isStopped, let parser else { return }
+    let room = Self.maxHeadBytes - pushedBytes
+    let slice = UnsafeRawBufferPointer(rebasing: bytes.prefix(room))
+    pushedBytes += slice.count
+    parser.push(slice, terminate: false)
+    if pushedBytes >= Self.maxHeadBytes { headOver = true }
+  }
+
+  // MARK: HTMLTagHandler
+
+  func startTag(_ name: String, attributes: [(name: String, value: String)]) {
+    guard !headOver else { return }
+    switch name {
+    case "base":
+      // The first `<base href>` counts, for every URL of the page (links before it too).
+      if baseHref == nil, let href = attributes.first(where: { $0.name == "href" })?.value,
+        !href.isEmpty
+      {
+        baseHref = href
+      }
+    case "link": link(attributes)
+    case "body", "frameset": endHead()
+    default: break
+    }
+  }
+
+  func endTag(_ name: String) {
+    if name == "head" { endHead() }
+  }
+
+  private func endHead() {
+    guard !headOver else { return }
+    headOver = true
+    parser?.stop()
+  }
+
+  private func link(_ attributes: [(name: String, value: String)]) {
+    func value(_ name: String) -> String? {
+      attributes.first(where: { $0.name == name })?.value
+    }
+    guard let rel = value("rel"),
+      rel.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        .contains("alternate"),
+      let href = value("href")?.trimmingHTMLSpace(), !href.isEmpty,
+      let type = value("type").map(Self.mediaType), Self.feedTypes.contains(type)
+    else { return }
+    let title = value("title")?.trimmingHTMLSpace()
+    links.append((href, type, title?.isEmpty == false ? title : nil))
+  }
+
+  /// The types a page's alternate link names a feed with (RSS, Atom, RDF, JSON Feed), and the
+  /// older spellings feedparser's feed finder also accepts.
+  static let feedTypes: Set<String> = [
+    "application/rss+xml", "application/atom+xml", "application/rdf+xml",
+    "application/feed+json", "application/json", "application/x.atom+xml",
+    "application/x-atom+xml", "application/x-rss+xml",
+  ]
+
+  private static func mediaType(_ text: String) -> String {
+    let type = text.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+    return type.trimmingHTMLSpace().lowercased()
+  }
+}
+
+@available(*, unavailable)
+extension HTMLHeadReader: Sendable {}
+
+extension String {
+  fileprivate func trimmingHTMLSpace() -> String {
+    var scalars = Substring(self)
+    while let first = scalars.first, first.isWhitespace { scalars = scalars.dropFirst() }
+    while let last = scalars.last, last.isWhitespace { scalars = scalars.dropLast() }
+    return String(scalars)
+  }
+}

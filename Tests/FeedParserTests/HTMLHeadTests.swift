@@ -1,0 +1,137 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import FeedParser
+
+/// HTML pages: the format decision, and the feeds a page's head links.
+@Suite struct HTMLHeadTests {
+  @Test func linksComeInPageOrderWithTypesAndTitles() throws {
+    let outcome = parseDocument(
+      try fixture("html/all-types.html"), documentURL: "https://example.org/blog/")
+    #expect(outcome.result.failure?.kind == .notAFeed)
+    #expect(
+      outcome.linkedFeeds == [
+        LinkedFeed(
+          url: "https://example.org/json/jsonfeed10-author.json", type: "application/feed+json",
+          title: "JSON Feed"),
+        LinkedFeed(
+          url: "https://example.org/rss/rss20-full.xml", type: "application/rss+xml",
+          title: "RSS 2.0"),
+        LinkedFeed(
+          url: "https://example.org/atom/atom10-full.xml", type: "application/atom+xml",
+          title: "Atom"),
+        LinkedFeed(
+          url: "https://example.org/rdf/rss10.xml", type: "application/rdf+xml", title: "RSS 1.0"),
+      ])
+  }
+
+  @Test func baseHrefAppliesToLinksBeforeIt() throws {
+    let outcome = parseDocument(
+      try fixture("html/base-href.html"), documentURL: "https://example.org/a/page")
+    #expect(outcome.linkedFeeds?.map(\.url) == ["https://example.org/rdf/rss090.xml"])
+  }
+
+  @Test func aShiftJISPageGivesItsTitlesAsText() throws {
+    let outcome = parseDocument(try fixture("html/shift_jis.html"))
+    #expect(outcome.result.encoding == "shift_jis")
+    #expect(outcome.linkedFeeds?.first?.title == "日本語のフィード①")
+  }
+
+  @Test func theHTTPCharsetWinsOverTheMetaTag() throws {
+    let page = Array(
+      "<!doctype html><meta charset=shift_jis><link rel=alternate type=application/rss+xml href=f title=\"été\">"
+        .utf8)
+    let outcome = parseDocument(page, charset: "utf-8")
+    #expect(outcome.linkedFeeds?.first?.title == "été")
+  }
+
+  /// Found by the fuzzer: a charset no decoder knows freed libxml2's context twice.
+  @Test func anUnknownMetaCharsetIsReadAsUTF8() {
+    let page = Array(
+      "<!doctype html><meta charset=utd><link rel=alternate type=application/rss+xml href=f title=\"été\">"
+        .utf8)
+    let outcome = parseDocument(page)
+    #expect(outcome.linkedFeeds?.first?.title == "été")
+    #expect(outcome.result.encoding == "utf-8")
+  }
+
+  @Test func anUnclosedHTML5PageEndsItsHeadAtTheImpliedBody() throws {
+    let outcome = parseDocument(try fixture("html/html5-unclosed.html"))
+    #expect(outcome.linkedFeeds?.map(\.title) == ["Unclosed RSS"])
+  }
+
+  /// The head reader stops once the head is over: the rest of a page is not needed.
+  @Test func readingStopsWhenTheHeadIsOver() {
+    let parser = FeedDocumentParser(documentURL: "https://example.org/") { _ in }
+    parser.parse(
+      Array(
+        "<!DOCTYPE html><html><head><link rel=alternate type=application/atom+xml href=/a></head>"
+          .utf8))
+    parser.parse(Array(repeating: UInt8(ascii: " "), count: 2048))
+    #expect(parser.isStopped)
+    #expect(parser.finish().failure?.kind == .notAFeed)
+    #expect(parser.linkedFeeds?.map(\.url) == ["https://example.org/a"])
+  }
+
+  /// A `<link>` after 1 MiB of head is past the bound: the page's reading has stopped before.
+  @Test func aLinkAfterOneMebibyteOfHeadIsNotReached() {
+    var page = Array(
+      "<!DOCTYPE html><html><head><link rel=alternate type=application/rss+xml href=/first.xml><script>"
+        .utf8)
+    page += Array(repeating: UInt8(ascii: "x"), count: 1 << 20)
+    page += Array(
+      "</script><link rel=alternate type=application/rss+xml href=/late.xml></head>".utf8)
+    var stoppedAt: Int?
+    let parser = FeedDocumentParser(documentURL: "https://example.org/") { _ in }
+    for start in stride(from: 0, to: page.count, by: 16384) {
+      parser.parse(Array(page[start..<min(page.count, start + 16384)]))
+      if parser.isStopped {
+        stoppedAt = start + 16384
+        break
+      }
+    }
+    #expect(stoppedAt != nil && stoppedAt! <= HTMLHeadReader.maxHeadBytes + 16384)
+    _ = parser.finish()
+    #expect(parser.linkedFeeds?.map(\.url) == ["https://example.org/first.xml"])
+  }
+
+  /// Found by the fuzzer: a comment that closes past the window decided differently whole.
+  @Test func onlyTheSniffWindowDecides() {
+    let page = "<!-- " + String(repeating: "x", count: 2000) + " --><!DOCTYPE html><html>"
+    let bytes = Array(page.utf8)
+    let whole = DocumentFormat.decide(bytes, contentType: nil, complete: false)
+    let windowed = DocumentFormat.decide(
+      Array(bytes.prefix(DocumentFormat.sniffWindow)), contentType: nil, complete: false)
+    #expect(whole == windowed)
+    #expect(whole == .xml)
+  }
+
+  @Test(
+    arguments: [
+      ("<!DOCTYPE html><html>", nil, DocumentFormat.html),
+      ("\u{FEFF}  <html lang=en>", nil, .html),
+      ("<?xml version=\"1.0\"?>\n<!-- c -->\n<!DOCTYPE html>", nil, .html),
+      ("<?xml version=\"1.0\"?><rss version=\"2.0\">", "text/html", .xml),
+      ("<rss version=\"2.0\">", "text/html; charset=utf-8", .xml),
+      ("<head><title>x</title>", "text/html", .html),
+      ("  {\"version\": 1}", nil, .json),
+      ("<feed xmlns=\"http://www.w3.org/2005/Atom\">", "application/json", .xml),
+      ("<htmlx>", nil, .xml),
+      ("plain text", nil, .xml),
+    ] as [(String, String?, DocumentFormat)])
+  func formatDecision(_ text: String, _ contentType: String?, _ expected: DocumentFormat) {
+    #expect(
+      DocumentFormat.decide(Array(text.utf8), contentType: contentType, complete: true) == expected)
+    // The same decision when the bytes come one at a time.
+    let bytes = Array(text.utf8)
+    var decided: DocumentFormat?
+    for end in 1...bytes.count where decided == nil {
+      decided = DocumentFormat.decide(
+        Array(bytes[..<end]), contentType: contentType, complete: false)
+    }
+    #expect(
+      (decided ?? DocumentFormat.decide(bytes, contentType: contentType, complete: true))
+        == expected)
+  }
+}

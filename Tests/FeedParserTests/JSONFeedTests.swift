@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import FeedParser
+
+/// JSON Feed through `FeedDocumentParser`: streaming, chunk invariance, limits and endings.
+@Suite struct JSONFeedTests {
+  @Test func everyFieldIsRead() throws {
+    let outcome = parseDocument(try fixture("json/jsonfeed11-full.json"))
+    #expect(outcome.result.failure == nil)
+    let channel = try #require(outcome.channel)
+    #expect(channel.version == .json11)
+    #expect(channel.expired)
+    #expect(channel.hubs == ["https://hub.example.org/"])
+    #expect(channel.authors.map(\.name) == ["Ada", "Grace"])
+    let item = try #require(outcome.items.first)
+    #expect(item.contentType == "text/html")
+    #expect(item.links.map(\.rel) == ["alternate", "related"])
+    #expect(item.enclosures.map(\.duration) == [1800, 1800.5])
+    #expect(item.enclosures.first?.title == "Episode 1")
+    #expect(item.title == "First été 😀")
+    #expect(outcome.items[2].authors.isEmpty, "an item does not inherit the feed's authors")
+  }
+
+  @Test func anItemIsHandedOverWhenItsObjectCloses() {
+    var events: [FeedEvent] = []
+    let parser = FeedDocumentParser(documentURL: nil) { events.append($0) }
+    parser.parse(Array(#"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"1"}"#.utf8))
+    #expect(events.count == 2, "the channel and the first item, before the rest arrives")
+    parser.parse(Array(#",{"id":"2"}]}"#.utf8))
+    #expect(events.count == 3)
+    #expect(parser.finish().failure == nil)
+  }
+
+  @Test func aTwentyMegabyteItemIsReadWhole() {
+    let text = String(repeating: "0123456789abcdef", count: 20 << 16)
+    let document =
+      #"{"version":"1.1","items":[{"id":"big","content_text":""# + text
+      + #""},{"id":"after"}]}"#
+    let outcome = parseDocument(
+      Array(document.utf8), chunkSizes: Array(repeating: 16384, count: 1400))
+    #expect(outcome.result.failure == nil)
+    #expect(outcome.items.count == 2)
+    #expect(outcome.items.first?.contentUTF8?.count == text.utf8.count)
+  }
+
+  @Test func nestingPastTheLimitStopsTheParse() throws {
+    let outcome = parseDocument(try fixture("json/deep-nesting.json"))
+    #expect(outcome.result.failure?.kind == .xml)
+    #expect(outcome.items.count == 1)
+    let shallow =
+      "{\"version\":\"1.1\",\"items\":[{\"_x\":" + String(repeating: "[", count: 500)
+      + String(repeating: "]", count: 500) + "}]}"
+    #expect(parseDocument(Array(shallow.utf8)).result.failure == nil)
+  }
+
+  @Test func brokenJSONFailsAfterTheItemsBeforeIt() throws {
+    let outcome = parseDocument(try fixture("json/broken.json"))
+    #expect(outcome.result.failure?.kind == .xml)
+    #expect(outcome.result.wellformed == false)
+    #expect(outcome.items.map(\.id) == ["1", "2"])
+  }
+
+  @Test(arguments: [
+    (#"{"title":"no version","items":[]}"#, FeedParseFailure.Kind.notAFeed),
+    (#"[{"version":"1.1"}]"#, .notAFeed),
+    (#"{"version":"https://jsonfeed.org/version/2","items":[]}"#, .notAFeed),
+    (#"{"version":1.1,"items":[]}"#, .notAFeed),
+    (#"{"version":"1.1","items":[}"#, .xml),
+  ])
+  func jsonThatIsNotAJSONFeed(_ text: String, _ kind: FeedParseFailure.Kind) {
+    #expect(parseDocument(Array(text.utf8)).result.failure?.kind == kind)
+  }
+
+  @Test(arguments: [
+    ("https://jsonfeed.org/version/1", FeedVersion.json10),
+    ("http://jsonfeed.org/version/1.1", .json11),
+    ("1", .json10), ("1.0", .json10), ("1.1", .json11),
+  ])
+  func versions(_ text: String, _ version: FeedVersion) {
+    #expect(JSONFeedBuilder.version(text) == version)
+  }
+}
