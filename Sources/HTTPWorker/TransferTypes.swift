@@ -35,6 +35,10 @@ public struct TransferResponse: Sendable, Equatable {
   public var lastModified: String?
   /// Seconds, from `Retry-After` (delta or HTTP date) on a 429 or 503.
   public var retryAfter: Int?
+  /// Seconds the response may be cached: `Cache-Control: max-age`, and `Expires` as seconds
+  /// from now (never negative); a subscriber's scheduler reads them.
+  public var cacheMaxAge: Int?
+  public var expiresAfter: Int?
   public init(status: Int, url: String) {
     self.status = status
     self.url = url

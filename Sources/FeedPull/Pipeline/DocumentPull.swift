@@ -18,6 +18,9 @@ final class DocumentPull {
   private var parser: StreamingFeedParser?
   private(set) var end: EndRecord
   private var ended = false
+  /// Set before the first chunk: hash the body for `EndRecord.bodyDigest`.
+  var digestsBody = false
+  private var digest = BodyDigest()
 
   init(
     source: String, sink: any PullRecordSink, maxBytes: Int64?,
@@ -45,6 +48,7 @@ final class DocumentPull {
       [unowned self] event in
       switch event {
       case .channel(let channel):
+        end.feedSchedule = channel.schedule
         sink.receive(.feed(FeedRecord(source: source, url: documentURL, channel: channel)))
       case .item(let item):
         end.items += 1
@@ -67,6 +71,7 @@ final class DocumentPull {
       withinLimit = false
     }
     end.bytes += Int64(chunk.count)
+    if digestsBody { digest.add(chunk) }
     parser?.parse(chunk)
     sink.flush()
     return withinLimit
@@ -92,6 +97,7 @@ final class DocumentPull {
       }
     }
     if let transportError { end.error = transportError }
+    if digestsBody && parser != nil { end.bodyDigest = digest.value }
     end.elapsedMilliseconds = Int(
       (DocumentPull.monotonicNanoseconds() - startNanoseconds) / 1_000_000)
     sink.receive(.end(end))

@@ -86,6 +86,7 @@ public final class FeedPuller: Sendable {
       request.ifModifiedSince = source.ifModifiedSince
       let document = DocumentPull(
         source: source.source, sink: sink, maxBytes: options.maxBytes, onEnd: onEnd)
+      document.digestsBody = source.wantsBodyDigest
       let worker = worker
       let delegate = HTTPSourceTransfer(
         document: document, flowControl: sink as? any FlowControlledSink,

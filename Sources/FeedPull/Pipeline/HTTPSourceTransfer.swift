@@ -148,6 +148,8 @@ private final class ParsingLane: @unchecked Sendable {
       end.etag = response.etag
       end.lastModified = response.lastModified
       end.contentType = response.contentType
+      end.cacheMaxAge = response.cacheMaxAge
+      end.expiresAfter = response.expiresAfter
     }
   }
 }

@@ -20,6 +20,8 @@ public struct PullSource: Sendable, Hashable {
   /// `ok` with `not_modified` and no items.
   public var ifNoneMatch: String?
   public var ifModifiedSince: String?
+  /// Asks for `EndRecord.bodyDigest`; off by default, so a pull without state pays nothing.
+  public var wantsBodyDigest = false
   public init(_ source: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
     self.source = source
     self.ifNoneMatch = ifNoneMatch

@@ -30,6 +30,14 @@ public struct FeedRecord: Sendable, Equatable {
 public struct ItemRecord: Sendable, Equatable {
   public var source: String
   public var item: FeedItem
+  /// With subscription state: whether the item is new, changed, or already delivered before;
+  /// nil for a pull without state, which knows nothing of earlier pulls.
+  public var status: ItemStatus? = nil
+}
+
+/// An item's standing against what earlier pulls of its source delivered.
+public enum ItemStatus: String, Sendable {
+  case new, updated, seen
 }
 
 /// Why a source did not end `ok`: the contract's error kinds.
@@ -42,6 +50,8 @@ public struct PullError: Error, Sendable, Equatable {
     case io, xml
     case notAFeed = "not_a_feed"
     case cancelled
+    /// Not requested: the host asked to wait (Retry-After) or the source is gone (410).
+    case deferred
   }
   public var kind: Kind
   public var message: String
@@ -74,6 +84,25 @@ public struct EndRecord: Sendable, Equatable {
   public var encoding: String?
   public var elapsedMilliseconds: Int = 0
   public var error: PullError?
+  /// Subscription fields, set only when the pull keeps state between runs: what was new and
+  /// changed, when to look again and why, and where the source has moved for good.
+  public var newItems: Int?
+  public var updatedItems: Int?
+  /// Seconds since 1970 (UTC).
+  public var nextCheckAt: Int64?
+  public var nextCheckReason: String?
+  public var errorsInRow: Int?
+  public var movedTo: String?
+  /// A hash of the body's bytes, computed only for a source that asked for it
+  /// (`PullSource.wantsBodyDigest`), so that a subscriber can tell "the same bytes as last
+  /// time" without validators. Not written in the output.
+  public var bodyDigest: UInt64?
+  /// `Cache-Control: max-age` and `Expires` (seconds from the response), for a scheduler; not
+  /// written in the output.
+  public var cacheMaxAge: Int?
+  public var expiresAfter: Int?
+  /// The channel's own word on how often it changes, for a scheduler; not written.
+  public var feedSchedule: FeedSchedule?
   public var ok: Bool { error == nil }
 
   public init(source: String) { self.source = source }
