@@ -1,4 +1,5 @@
 import FeedPull
+import Subscriptions
 
 #if canImport(Glibc)
   import Glibc
@@ -20,6 +21,19 @@ func runFeedpull() -> Int32 {
   if options.showVersion {
     print("feedpull \(FeedPullVersion.current)")
     return 0
+  }
+
+  var store: SQLiteSubscriptionStore?
+  if let path = options.statePath {
+    do {
+      store = try SQLiteSubscriptionStore(path: path)
+    } catch {
+      printError("feedpull: \(error.message)\n")
+      return 1
+    }
+  }
+  if let words = options.stateCommand, let store {
+    return StateCommand.run(words, store: store)
   }
 
   var sources = options.sources
@@ -45,10 +59,27 @@ func runFeedpull() -> Int32 {
   let reporter = StatusReporter(
     wrapping: output, total: Set(sources).count, verbosity: options.verbosity)
   let puller = FeedPuller(options: options.pull)
-  let ends = puller.pull(sources.map { PullSource($0) }, into: reporter)
-  puller.close()
-  reporter.finish()
-  return ends.allSatisfy(\.ok) ? 0 : 1
+  defer { puller.close() }
+  guard let store else {
+    let ends = puller.pull(sources.map { PullSource($0) }, into: reporter)
+    reporter.finish()
+    return ends.allSatisfy(\.ok) ? 0 : 1
+  }
+  let subscribed = SubscribedPull(
+    store: store, puller: puller, options: options.subscription, clock: stateClock())
+  do {
+    let writer = output as? JSONLinesWriter
+    let result = try subscribed.run(sources, into: reporter) { writer?.failed ?? false }
+    reporter.finish()
+    for failure in result.storeFailures.prefix(3) {
+      printError("feedpull: \(failure.message)\n")
+    }
+    return result.ends.allSatisfy(\.ok) && result.storeFailures.isEmpty ? 0 : 1
+  } catch {
+    reporter.finish()
+    printError("feedpull: \(error.message)\n")
+    return 1
+  }
 }
 
 func printError(_ text: String) {
