@@ -24,7 +24,7 @@ let package = Package(
     .target(name: "FeedParser", dependencies: ["FeedModel", "CLibXML2", "CFeedPullShims"]),
     .target(name: "HTTPWorker", dependencies: ["CCurl", "CFeedPullShims"]),
     .target(name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker"]),
-    .target(name: "Subscriptions", dependencies: ["FeedPull", "CSQLite"]),
+    .target(name: "Subscriptions", dependencies: ["FeedPull", "HTTPWorker", "CSQLite"]),
     .executableTarget(
       name: "FeedPullCLI", dependencies: ["FeedPull", "HTTPWorker", "Subscriptions"]),
     .target(

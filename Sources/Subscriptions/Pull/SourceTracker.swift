@@ -1,5 +1,5 @@
 import FeedPull
-import Synchronization
+import HTTPWorker
 
 /// One subscribed source during a pull: its state as it came in, the matcher that judges its
 /// items as they are parsed, and the `seen` items held for `--all` until the body's end tells
@@ -17,12 +17,12 @@ final class SourceTracker: Sendable {
   let state: SubscriptionState
   /// True when this pull sends no validators (the daily unconditional pull).
   let unconditional: Bool
-  let progress: Mutex<Progress>
+  let progress: TSanVisibleMutex<Progress>
 
   init(state: SubscriptionState, ledger: [RememberedItem], unconditional: Bool, now: Int64) {
     self.state = state
     self.unconditional = unconditional
-    progress = Mutex(
+    progress = TSanVisibleMutex(
       Progress(
         matcher: ItemMatcher(
           mode: state.identityMode, remembered: ledger, pull: state.pulls + 1, now: now)))

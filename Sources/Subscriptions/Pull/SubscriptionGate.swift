@@ -1,5 +1,5 @@
 import FeedPull
-import Synchronization
+import HTTPWorker
 
 /// The sink between a `FeedPuller` and the output, for a pull with state: it gives each item
 /// its `status` and lets through only new and updated ones (and seen ones with `--all`), and at
@@ -13,7 +13,7 @@ final class SubscriptionGate: PullRecordSink {
   private let options: SubscriptionPullOptions
   private let clock: @Sendable () -> Int64
   private let outputFailed: @Sendable () -> Bool
-  private let results = Mutex<(ends: [EndRecord], failures: [StoreError])>(([], []))
+  private let results = TSanVisibleMutex<(ends: [EndRecord], failures: [StoreError])>(([], []))
 
   init(
     inner: any PullRecordSink, trackers: [String: SourceTracker], store: any SubscriptionStore,

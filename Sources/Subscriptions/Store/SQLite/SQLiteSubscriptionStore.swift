@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import HTTPWorker
 
 /// The default `SubscriptionStore`: one SQLite file in WAL mode (readers never wait for the
 /// writer; a second process's writes wait up to the busy timeout, then fail with a clear
 /// message). One transaction per source's end. Safe from any thread: one lock around the
 /// connection.
 public final class SQLiteSubscriptionStore: SubscriptionStore {
-  private let connection: Mutex<SQLiteConnection>
+  private let connection: TSanVisibleMutex<SQLiteConnection>
   private let encoder = JSONEncoder()
 
   /// Opens or creates the state at `path`, and brings its schema up to date.
@@ -18,7 +18,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     // only a power loss may lose the last ones, which then repeat items, never lose them.
     try connection.execute("PRAGMA synchronous = NORMAL")
     try SQLiteSchema.migrate(connection)
-    self.connection = Mutex(connection)
+    self.connection = TSanVisibleMutex(connection)
   }
 
   public func register(_ sources: [String]) throws(StoreError) {
@@ -153,6 +153,15 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
         [.text(source)])
       try connection.run("DELETE FROM sources WHERE source = ?", [.text(source)])
       return connection.changes > 0
+    }
+  }
+
+  /// SQLite's own check of the file (`PRAGMA integrity_check`): "ok" when it is sound.
+  public func integrityCheck() throws(StoreError) -> String {
+    try read { connection throws(StoreError) in
+      var lines: [String] = []
+      try connection.run("PRAGMA integrity_check") { row in lines.append(row.text(0) ?? "") }
+      return lines.joined(separator: "\n")
     }
   }
 
