@@ -92,7 +92,10 @@ struct CommandLineOptions {
       }
     }
     try checkStateOptions()
-    if !showHelp && !showVersion && stateCommand == nil && sources.isEmpty && inputFile == nil {
+    let stateIsTheList = subscription.onlyDue && statePath != nil
+    if !showHelp && !showVersion && stateCommand == nil && !stateIsTheList && sources.isEmpty
+      && inputFile == nil
+    {
       throw UsageError(message: "no SOURCE given (use - for standard input)")
     }
   }
@@ -203,6 +206,7 @@ struct CommandLineOptions {
                                  already delivered (only new and updated ones are written),
                                  the schedule; created when missing
           --due                  with --state: pull only the sources whose next check is due
+                                 (with no SOURCE and no -i: every due source of the state)
           --all                  with --state: also write items already delivered (seen)
           --force                with --state: pull gone sources and hosts that asked to wait
           --min-interval D       shortest interval between checks (default 15m; s/m/h/d)

@@ -69,7 +69,9 @@ func runFeedpull() -> Int32 {
     store: store, puller: puller, options: options.subscription, clock: stateClock())
   do {
     let writer = output as? JSONLinesWriter
-    let result = try subscribed.run(sources, into: reporter) { writer?.failed ?? false }
+    // `--due` alone: the state is the subscription list.
+    let listed = sources.isEmpty && options.inputFile == nil ? nil : sources
+    let result = try subscribed.run(listed, into: reporter) { writer?.failed ?? false }
     reporter.finish()
     for failure in result.storeFailures.prefix(3) {
       printError("feedpull: \(failure.message)\n")

@@ -91,6 +91,22 @@ import Testing
     #expect(server.requests.count == 2)
   }
 
+  @Test func dueAloneTakesTheStateAsTheList() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/a": .ok(subscribedFeed(["a"])), "/b": .ok(subscribedFeed(["b"])),
+    ])
+    let state = StateRun()
+    defer { state.remove() }
+    _ = try state.run([server.url("/a"), server.url("/b")], now: Self.now)
+    let due = try state.run(["--due"], now: Self.now + 3600)
+    #expect(due.status == 0, "\(due.stderr)")
+    #expect(
+      Set(due.records("end").compactMap { $0["source"] as? String }) == [
+        server.url("/a"), server.url("/b"),
+      ])
+    #expect(server.requests.count == 4)
+  }
+
   @Test(arguments: [["--due"], ["--all"], ["--force"], ["state", "list"]])
   func optionsThatNeedStateAreUsageErrorsWithoutIt(_ arguments: [String]) throws {
     let result = try FeedpullProcess.run(arguments + ["http://127.0.0.1:9/feed"])

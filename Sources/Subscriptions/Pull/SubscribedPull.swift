@@ -27,20 +27,22 @@ public final class SubscribedPull: Sendable {
     public var storeFailures: [StoreError]
   }
 
-  /// Pulls `sources` into `sink` and waits for every end. `outputFailed` says whether the
-  /// output has stopped accepting records: then nothing more is recorded as seen.
+  /// Pulls `sources` into `sink` and waits for every end; nil `sources` with `onlyDue`: every
+  /// due source the store holds. `outputFailed` says whether the output has stopped accepting
+  /// records: then nothing more is recorded as seen.
   public func run(
-    _ sources: [String], into sink: any PullRecordSink,
+    _ sources: [String]?, into sink: any PullRecordSink,
     outputFailed: @escaping @Sendable () -> Bool = { false }
   ) throws(StoreError) -> Result {
     let now = clock()
     var unique: [String] = []
     var listed = Set<String>()
-    for source in sources where listed.insert(source).inserted { unique.append(source) }
+    for source in sources ?? [] where listed.insert(source).inserted { unique.append(source) }
     try store.register(unique)
     var states: [SubscriptionState] = []
     if options.onlyDue {
-      states = try store.claimDue(now: now, limit: Int.max).filter { listed.contains($0.source) }
+      states = try store.claimDue(now: now, limit: Int.max)
+      if sources != nil { states = states.filter { listed.contains($0.source) } }
     } else {
       for source in unique {
         states.append(try store.state(of: source) ?? SubscriptionState(source: source))
