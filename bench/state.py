@@ -40,10 +40,20 @@ def measured(argv, stdin=None):
     return float(wall), int(rss), result.returncode
 
 
+def execute(path, sql):
+    """Runs one statement and folds the WAL into the file, so a copy of the file has it."""
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
 def checkpointed_size(path):
-    with sqlite3.connect(path) as db:
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        db.execute("VACUUM")
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute("VACUUM")
+    db.close()
     return os.path.getsize(path)
 
 
@@ -92,17 +102,19 @@ def big_state(feedpull, work, total, due):
             out.write(feed(f"due{i}", 10))
         due_paths.append(path)
     later = template["nextCheckAt"] + 7 * 86400
-    with sqlite3.connect(state) as db:
-        db.execute("DELETE FROM items")
-        db.execute("DELETE FROM sources")
-        rows = []
-        for i in range(total):
-            source = due_paths[i] if i < due else f"https://host{i % 5000}.example/feed/{i}.xml"
-            row_state = dict(template, source=source)
-            next_check = 0 if i < due else later
-            row_state["nextCheckAt"] = next_check
-            rows.append((source, next_check, json.dumps(row_state)))
-        db.executemany("INSERT INTO sources(source, next_check_at, state) VALUES(?, ?, ?)", rows)
+    rows = []
+    for i in range(total):
+        source = due_paths[i] if i < due else f"https://host{i % 5000}.example/feed/{i}.xml"
+        row_state = dict(template, source=source)
+        next_check = 0 if i < due else later
+        row_state["nextCheckAt"] = next_check
+        rows.append((source, next_check, json.dumps(row_state)))
+    db = sqlite3.connect(state)
+    db.execute("DELETE FROM items")
+    db.execute("DELETE FROM sources")
+    db.executemany("INSERT INTO sources(source, next_check_at, state) VALUES(?, ?, ?)", rows)
+    db.commit()
+    db.close()
     checkpointed_size(state)
     listing = os.path.join(folder, "list.txt")
     with open(listing, "w") as out:
@@ -149,12 +161,9 @@ def main():
         state, listing = big_state(feedpull, work, args.sources, args.due)
         print(f"| {args.sources:,} sources, {args.due:,} due | wall | peak RSS |")
         print("| --- | --- | --- |")
-        with sqlite3.connect(state) as db:
-            db.execute("UPDATE sources SET next_check_at = next_check_at + 30 * 86400")
         idle = state + ".idle"
         shutil.copyfile(state, idle)
-        with sqlite3.connect(state) as db:
-            db.execute("UPDATE sources SET next_check_at = 0 WHERE source LIKE '/%'")
+        execute(idle, "UPDATE sources SET next_check_at = (SELECT max(next_check_at) FROM sources)")
         show("`--due`, nothing due (open + pick)", *median_run(
             [feedpull, "-f", "jsonl", "--state", "STATE", "--due"], idle, args.runs))
         show(f"`--due`, {args.due:,} due (pick + pull {args.due:,} local feeds)", *median_run(

@@ -182,3 +182,36 @@ enum TemporaryState {
     try store.register(["a"])
   }
 }
+
+/// The state is queried, not loaded whole: picking the due sources of a large state is fast.
+@Suite struct DuePickTests {
+  @Test func pickingAThousandDueOfAHundredThousandTakesUnderATenthOfASecond() throws {
+    let path = TemporaryState.path()
+    let store = try SQLiteSubscriptionStore(path: path)
+    try store.register((0..<100_000).map { "https://host\($0 % 5000).example/\($0)" })
+    // Every source checked once, next check in a week; a thousand of them due again now.
+    let connection = try SQLiteConnection(path: path, busyMilliseconds: 5000)
+    var typical = SubscriptionState(source: "")
+    typical.etag = "\"5f3a-61b2c9e8d1a40\""
+    typical.lastModified = "Tue, 01 Dec 2026 10:00:00 GMT"
+    typical.bodyDigest = 0x1234_5678_9abc_def0
+    typical.lastCheckAt = 1_796_126_400
+    typical.lastUnconditionalAt = 1_796_126_400
+    typical.nextCheckReason = .itemRate
+    typical.pulls = 40
+    typical.newItemTimes = (0..<16).map { 1_796_000_000 + Int64($0) * 3600 }
+    let json = String(decoding: try JSONEncoder().encode(typical), as: UTF8.self)
+    try connection.run(
+      "UPDATE sources SET next_check_at = 2000000000, state = replace(?, '\"source\":\"\"', "
+        + "'\"source\":' || json_quote(source))", [.text(json)])
+    try connection.execute("UPDATE sources SET next_check_at = 0 WHERE id % 100 = 0")
+    let clock = ContinuousClock()
+    var due: [SubscriptionState] = []
+    let elapsed = try clock.measure {
+      due = try store.claimDue(now: 1_800_000_000, limit: Int.max)
+    }
+    #expect(due.count == 1000)
+    #expect(due.allSatisfy { $0.pulls == 40 && $0.source.hasPrefix("https://host") })
+    #expect(elapsed < .milliseconds(100), "\(elapsed)")
+  }
+}
