@@ -1,6 +1,6 @@
-/// A streaming 64-bit FNV-1a hash of a body's bytes. It only has to tell "the same bytes as
-/// the last pull" from "different bytes" for one source, so a fast non-cryptographic hash is
-/// enough; chunk boundaries do not change the value.
+/// A streaming 64-bit hash of a body's bytes. It only has to tell "the same bytes as the last
+/// pull" from "different bytes" for one source, so a fast non-cryptographic mix is enough: one
+/// multiply per byte (FNV-1a), carried across chunks so chunk boundaries do not change it.
 struct BodyDigest {
   private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
