@@ -12,6 +12,8 @@ struct StoreFactory: Sendable, CustomStringConvertible {
   static let sqlite = StoreFactory(description: "SQLite") {
     try SQLiteSubscriptionStore(path: TemporaryState.path())
   }
+
+  static let memory = StoreFactory(description: "memory") { MemorySubscriptionStore() }
 }
 
 /// A fresh path for a state file under the temporary directory.
@@ -24,7 +26,7 @@ enum TemporaryState {
 
 /// The `SubscriptionStore` contract, run against every store.
 @Suite struct SubscriptionStoreSuite {
-  static let factories: [StoreFactory] = [.sqlite]
+  static let factories: [StoreFactory] = [.sqlite, .memory]
 
   static func item(_ key: Int64, pull: Int, seenAt: Int64) -> RememberedItem {
     RememberedItem(
