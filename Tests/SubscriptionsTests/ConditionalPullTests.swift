@@ -131,4 +131,27 @@ import Testing
       #expect(again.records("item").isEmpty, "pull \(step + 1): \(again.itemStatuses)")
     }
   }
+
+  @Test func cacheControlAndExpiresSetTheNextCheck() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/cached": .ok(subscribedFeed(["a"]), headers: [("Cache-Control", "public, max-age=7200")]),
+      "/expiring": .ok(
+        subscribedFeed(["b"]), headers: [("Expires", "Wed, 01 Dec 2100 00:00:00 GMT")]),
+      "/broken": .ok("<html>oops</html>", status: 500),
+    ])
+    let state = StateRun()
+    defer { state.remove() }
+    let cached = server.url("/cached")
+    let expiring = server.url("/expiring")
+    let broken = server.url("/broken")
+    let result = try state.run([cached, expiring, broken], now: Self.now)
+    #expect(result.end(of: cached)?["next_check_reason"] as? String == "cache_control")
+    #expect(result.end(of: cached)?["next_check_at"] as? String == "2026-12-01T14:00:00Z")
+    // Far in the future: clamped to the 24-hour maximum, the reason kept.
+    #expect(result.end(of: expiring)?["next_check_reason"] as? String == "expires")
+    #expect(result.end(of: expiring)?["next_check_at"] as? String == "2026-12-02T12:00:00Z")
+    let failed = result.end(of: broken)
+    #expect(failed?["next_check_reason"] as? String == "error_backoff")
+    #expect(failed?["errors_in_row"] as? Int == 1)
+  }
 }
