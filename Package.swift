@@ -4,13 +4,15 @@ import PackageDescription
 /// Layers, bottom to top: C modules, FeedPullSupport (the one lock and the byte-word scans every
 /// layer shares) and FeedModel (the values a feed yields) → HTTPWorker (bytes and HTTP) and
 /// FeedParser (XML and feeds)
-/// → FeedPull (the pipeline that joins them, and the embedding API) → FeedPullCLI (`feedpull`).
+/// → FeedPull (the pipeline that joins them, and the embedding API) → Subscriptions (state
+/// between pulls, the schedule, the stores) → FeedPullCLI (`feedpull`).
 let package = Package(
   name: "feedpull",
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "feedpull", targets: ["FeedPullCLI"]),
     .library(name: "FeedPull", targets: ["FeedPull"]),
+    .library(name: "Subscriptions", targets: ["Subscriptions"]),
   ],
   targets: [
     .systemLibrary(
@@ -22,13 +24,19 @@ let package = Package(
     .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
     .target(name: "FeedPullSupport", dependencies: ["CFeedPullShims"]),
     .target(name: "FeedModel"),
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(
       name: "FeedParser", dependencies: ["FeedModel", "FeedPullSupport", "CLibXML2", "CYAJL"]),
     .target(
       name: "HTTPWorker", dependencies: ["CCurl", "CPSL", "CFeedPullShims", "FeedPullSupport"]),
     .target(
       name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker", "FeedPullSupport"]),
-    .executableTarget(name: "FeedPullCLI", dependencies: ["FeedPull", "FeedPullSupport"]),
+    .target(
+      name: "Subscriptions",
+      dependencies: ["FeedPull", "HTTPWorker", "FeedPullSupport", "CSQLite"]),
+    .executableTarget(
+      name: "FeedPullCLI", dependencies: ["FeedPull", "FeedPullSupport", "Subscriptions"]),
     .target(
       name: "TestSupport", dependencies: ["FeedPull", "FeedPullSupport"], path: "Tests/TestSupport"),
     .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "TestSupport"]),
@@ -38,6 +46,9 @@ let package = Package(
       name: "FeedPullTests", dependencies: ["FeedPull", "FeedPullSupport", "TestSupport"]),
     // Only `import FeedPull`: the API as a tool that embeds feedpull sees it.
     .testTarget(name: "EmbedderTests", dependencies: ["FeedPull", "TestSupport"]),
+    .testTarget(
+      name: "SubscriptionsTests",
+      dependencies: ["Subscriptions", "FeedPull", "FeedPullSupport", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -9,3 +9,5 @@ public typealias HTTPHeader = HTTPWorker.HTTPHeader
 public typealias BasicCredentials = HTTPWorker.BasicCredentials
 /// Why a `FeedPuller` could not start (out of file descriptors, libcurl unusable).
 public typealias WorkerStartError = HTTPWorker.WorkerStartError
+/// The politeness key of a URL: its registrable domain (see `PoliteHost`).
+public typealias PoliteHost = HTTPWorker.PoliteHost

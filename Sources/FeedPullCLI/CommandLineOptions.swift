@@ -1,4 +1,5 @@
 import FeedPull
+import Subscriptions
 
 /// `feedpull`'s command line, as docs/format.md defines it.
 struct CommandLineOptions {
@@ -17,6 +18,11 @@ struct CommandLineOptions {
   var verbosity = Verbosity.normal
   var showVersion = false
   var showHelp = false
+  /// `--state PATH` and the options that need it.
+  var statePath: String?
+  var subscription = SubscriptionPullOptions()
+  /// `feedpull state list|forget SOURCE|export`: the words after `state`.
+  var stateCommand: [String]?
 
   /// A usage error: printed on stderr with exit status 2, nothing on stdout.
   struct UsageError: Error {
@@ -26,8 +32,16 @@ struct CommandLineOptions {
   init(arguments: [String]) throws(UsageError) {
     var remaining = arguments[...]
     var onlySources = false
+    if remaining.first == "state" {
+      remaining.removeFirst()
+      stateCommand = []
+    }
     while let argument = remaining.popFirst() {
       if onlySources || argument == "-" || !argument.hasPrefix("-") {
+        if stateCommand != nil {
+          stateCommand?.append(argument)
+          continue
+        }
         guard !argument.isEmpty else { throw UsageError(message: "an empty SOURCE") }
         sources.append(argument)
         continue
@@ -70,6 +84,14 @@ struct CommandLineOptions {
         pull.maxRedirects = try CommandLineOptions.count(name, try value(), minimum: 0)
       case "-A", "--user-agent": pull.userAgent = try value()
       case "--no-discover": pull.discoversFeeds = false
+      case "--state": statePath = try value()
+      case "--due": subscription.onlyDue = true
+      case "--all": subscription.writesSeen = true
+      case "--force": subscription.force = true
+      case "--min-interval":
+        subscription.schedule.minInterval = try CommandLineOptions.duration(name, try value())
+      case "--max-interval":
+        subscription.schedule.maxInterval = try CommandLineOptions.duration(name, try value())
       case "-q", "--quiet": verbosity = .quiet
       case "-v", "--verbose": verbosity = .verbose
       case "--version": showVersion = true
@@ -80,7 +102,11 @@ struct CommandLineOptions {
         throw UsageError(message: "option \(name) takes no value")
       }
     }
-    if !showHelp && !showVersion && sources.isEmpty && inputFile == nil {
+    try checkStateOptions()
+    let stateIsTheList = subscription.onlyDue && statePath != nil
+    if !showHelp && !showVersion && stateCommand == nil && !stateIsTheList && sources.isEmpty
+      && inputFile == nil
+    {
       throw UsageError(message: "no SOURCE given (use - for standard input)")
     }
   }
@@ -99,7 +125,45 @@ struct CommandLineOptions {
     [
       "-f", "--format", "-i", "--input", "-j", "--jobs", "--timeout", "--connect-timeout",
       "--max-bytes", "--max-redirects", "-A", "--user-agent", "--per-host", "--host-delay",
+      "--state", "--min-interval", "--max-interval",
     ].contains(name)
+  }
+
+  /// `--due`, `--all` and `--force` mean nothing without a state; the intervals must nest.
+  private func checkStateOptions() throws(UsageError) {
+    if statePath == nil {
+      for (given, name) in [
+        (subscription.onlyDue, "--due"), (subscription.writesSeen, "--all"),
+        (subscription.force, "--force"), (stateCommand != nil, "state"),
+      ] where given {
+        throw UsageError(message: "\(name) needs --state PATH")
+      }
+    }
+    if subscription.schedule.minInterval > subscription.schedule.maxInterval {
+      throw UsageError(message: "--min-interval is longer than --max-interval")
+    }
+    if let command = stateCommand {
+      switch command.first {
+      case "list" where command.count == 1, "export" where command.count == 1: break
+      case "forget" where command.count == 2: break
+      default: throw UsageError(message: "state needs list, forget SOURCE, or export")
+      }
+    }
+  }
+
+  /// Seconds, or a number with s, m, h or d (`15m`, `24h`).
+  private static func duration(_ name: String, _ text: String) throws(UsageError) -> Int64 {
+    let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+    var digits = Substring(text)
+    var multiplier: Int64 = 1
+    if let last = digits.last, let unit = units[last] {
+      multiplier = unit
+      digits = digits.dropLast()
+    }
+    guard let value = Int64(digits), value > 0, value <= 365 * 86_400 / multiplier else {
+      throw UsageError(message: "\(name) needs a duration such as 900, 15m or 24h, not \"\(text)\"")
+    }
+    return value * multiplier
   }
 
   private static func count(_ name: String, _ text: String, minimum: Int) throws(UsageError) -> Int
@@ -160,10 +224,22 @@ struct CommandLineOptions {
           --host-delay SECONDS   least time between request starts to one site (default 1)
       -A, --user-agent S         User-Agent header (default feedpull/\(FeedPullVersion.current))
           --no-discover          report a web page's feeds instead of pulling the first
+          --state PATH           keep state between runs in a SQLite file: validators, items
+                                 already delivered (only new and updated ones are written),
+                                 the schedule; created when missing
+          --due                  with --state: pull only the sources whose next check is due
+                                 (with no SOURCE and no -i: every due source of the state)
+          --all                  with --state: also write items already delivered (seen)
+          --force                with --state: pull gone sources and hosts that asked to wait
+          --min-interval D       shortest interval between checks (default 15m; s/m/h/d)
+          --max-interval D       longest interval between checks (default 24h)
       -q, --quiet                nothing on stderr but usage errors
       -v, --verbose              one line on stderr per source as it ends
           --version              print the version
       -h, --help                 print this help
+
+    feedpull state list|forget SOURCE|export --state PATH
+                                 see or edit the state (export: JSON Lines, one per source)
 
     exit status: 0 every source ok, 1 some source failed, 2 usage error.
     """

@@ -1,6 +1,7 @@
 import Dispatch
 import FeedPull
 import FeedPullSupport
+import Subscriptions
 
 #if canImport(Glibc)
   import Glibc
@@ -22,6 +23,19 @@ func runFeedpull() -> Int32 {
   if options.showVersion {
     print("feedpull \(FeedPullVersion.current)")
     return 0
+  }
+
+  var store: SQLiteSubscriptionStore?
+  if let path = options.statePath {
+    do {
+      store = try SQLiteSubscriptionStore(path: path)
+    } catch {
+      printError("feedpull: \(error.message)\n")
+      return 1
+    }
+  }
+  if let words = options.stateCommand, let store {
+    return StateCommand.run(words, store: store)
   }
 
   var sources = options.sources
@@ -65,24 +79,46 @@ func runFeedpull() -> Int32 {
   let reporter = StatusReporter(
     wrapping: output, total: Set(sources).count, verbosity: options.verbosity)
   let signals = InterruptSignals { batchHolder.cancel() }
+  defer { puller.syncShutdown() }
 
-  let done = DispatchSemaphore(value: 0)
-  let failures = TSanVisibleMutex(0)
-  batchHolder.set(
-    puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly) { failed in
-      failures.withLock { $0 = failed.count }
-      done.signal()
-    })
-  done.wait()
+  let failures: Int
+  if let store {
+    let subscribed = SubscribedPull(
+      store: store, puller: puller, options: options.subscription, clock: stateClock())
+    do {
+      // `--due` alone: the state is the subscription list.
+      let listed = sources.isEmpty && options.inputFile == nil ? nil : sources
+      let result = try subscribed.run(
+        listed, into: reporter, onStart: { batchHolder.set($0) },
+        outputFailed: { writeFailure.withLock { $0 } != nil })
+      for failure in result.storeFailures.prefix(3) {
+        printError("feedpull: \(failure.message)\n")
+      }
+      failures = result.ends.filter { !$0.ok }.count + result.storeFailures.count
+    } catch {
+      reporter.finish()
+      printError("feedpull: \(error.message)\n")
+      return 1
+    }
+  } else {
+    let done = DispatchSemaphore(value: 0)
+    let failed = TSanVisibleMutex(0)
+    batchHolder.set(
+      puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly) { ends in
+        failed.withLock { $0 = ends.count }
+        done.signal()
+      })
+    done.wait()
+    failures = failed.withLock { $0 }
+  }
   reporter.flush()
-  puller.syncShutdown()
   reporter.finish()
   if let message = writeFailure.withLock({ $0 }) {
     printError("feedpull: cannot write to standard output: \(message)\n")
     return 1
   }
   if let status = signals.exitStatus { return status }
-  return failures.withLock { $0 } == 0 ? 0 : 1
+  return failures == 0 ? 0 : 1
 }
 
 /// The run's batch, which a signal or a failed write may cancel before `start` has returned it.

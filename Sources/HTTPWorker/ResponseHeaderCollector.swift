@@ -50,10 +50,30 @@ struct ResponseHeaderCollector {
     response.etag = fields["etag"]
     response.lastModified = fields["last-modified"]
     response.headers = lines
+    response.cacheMaxAge = fields["cache-control"].flatMap(Self.maxAge)
+    if let value = fields["expires"] {
+      // An unreadable Expires (often "0" or "-1") means already expired.
+      response.expiresAfter =
+        HTTPDate.parse(value).map { max(0, Int($0.timeIntervalSince(now))) } ?? 0
+    }
     if status == 429 || status == 503, let value = fields["retry-after"] {
       response.retryAfter = Self.retryAfterSeconds(value, now: now)
     }
     return response
+  }
+
+  /// `max-age=N` of a Cache-Control value, nil without one.
+  static func maxAge(_ value: String) -> Int? {
+    for directive in value.split(separator: ",") {
+      let parts = directive.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2,
+        parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "max-age"
+      else { continue }
+      return Int(
+        parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+          in: CharacterSet(charactersIn: "\"")))
+    }
+    return nil
   }
 
   /// `Retry-After` is either delay-seconds or an HTTP-date (RFC 9110 §10.2.3); a date becomes

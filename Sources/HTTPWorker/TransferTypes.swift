@@ -68,6 +68,10 @@ public struct TransferResponse: Sendable, Equatable {
   /// Every header of the final response, in order, for what the fields above do not cover
   /// (`Cache-Control`, `Expires`, `Link`, …).
   public var headers: [HTTPHeader] = []
+  /// Seconds the response may be cached: `Cache-Control: max-age`, and `Expires` as seconds
+  /// from now (never negative); a subscriber's scheduler reads them.
+  public var cacheMaxAge: Int?
+  public var expiresAfter: Int?
   public init(status: Int, url: String) {
     self.status = status
     self.url = url

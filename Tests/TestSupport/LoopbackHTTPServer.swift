@@ -13,8 +13,13 @@ public final class LoopbackHTTPServer: Sendable {
   private let core: ServerCore
 
   /// Starts listening; `routes` maps a request target (path and query) to its script.
-  public init(routes: [String: HTTPScript]) throws(ServerError) {
-    core = try ServerCore(routes: routes)
+  /// `responder`, when given, answers first (nil: fall back to `routes`): for a server whose
+  /// answer depends on the request's headers or changes between requests.
+  public init(
+    routes: [String: HTTPScript],
+    responder: (@Sendable (RecordedRequest) -> HTTPScript?)? = nil
+  ) throws(ServerError) {
+    core = try ServerCore(routes: routes, responder: responder)
     port = core.port
     let core = core
     let thread = Thread { core.acceptLoop() }
@@ -75,14 +80,18 @@ final class ServerCore: Sendable {
   let port: UInt16
   private let listener: Int32
   private let routes: [String: HTTPScript]
+  private let responder: (@Sendable (RecordedRequest) -> HTTPScript?)?
   private let state = TSanVisibleMutex(State())
   /// Wakes connections waiting in a `.wait` or `.stallForever` step when the server stops.
   private let stopLatch = EventLatch()
   let requestLatch = EventLatch()
   let markLatch = EventLatch()
 
-  init(routes: [String: HTTPScript]) throws(ServerError) {
+  init(
+    routes: [String: HTTPScript], responder: (@Sendable (RecordedRequest) -> HTTPScript?)?
+  ) throws(ServerError) {
     self.routes = routes
+    self.responder = responder
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw ServerError(message: "socket: errno \(errno)") }
     var yes: Int32 = 1
@@ -168,7 +177,8 @@ final class ServerCore: Sendable {
       requestLatch.signal()
       defer { state.withLock { $0.activeResponses -= 1 } }
       let script =
-        routes[request.target] ?? routes[String(request.target.prefix { $0 != "?" })]
+        responder?(request) ?? routes[request.target] ?? routes[
+          String(request.target.prefix { $0 != "?" })]
         ?? HTTPScript.ok("no such path", status: 404)
       let keepAlive = request.headers["connection"]?.lowercased() != "close"
       guard respond(script, on: connection, keepAlive: keepAlive), keepAlive else { return }
@@ -248,7 +258,8 @@ final class ServerCore: Sendable {
     [
       200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
       307: "Temporary Redirect", 308: "Permanent Redirect", 404: "Not Found",
-      429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
+      410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error",
+      503: "Service Unavailable",
     ][status] ?? "Status"
   }
 }

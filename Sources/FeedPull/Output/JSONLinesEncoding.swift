@@ -50,6 +50,7 @@ enum JSONLinesEncoding {
     object.field("type", "item")
     object.field("source", record.source)
     object.field("index", item.index)
+    object.field("status", record.status?.rawValue)
     object.field("id", item.id)
     object.field("title", item.title)
     if item.title != nil { object.field("title_type", item.titleType) }
@@ -104,6 +105,12 @@ enum JSONLinesEncoding {
       object.field("type", feed.type)
       object.field("title", feed.title)
     }
+    object.field("new_items", record.newItems)
+    object.field("updated_items", record.updatedItems)
+    if let next = record.nextCheckAt { object.field("next_check_at", instant: next) }
+    object.field("next_check_reason", record.nextCheckReason)
+    object.field("errors_in_row", record.errorsInRow)
+    object.field("moved_to", record.movedTo)
     if let error = record.error {
       object.object("error") { object in
         object.field("kind", error.kind.rawValue)

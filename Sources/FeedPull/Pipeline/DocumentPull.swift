@@ -25,6 +25,9 @@ final class DocumentPull {
   /// source over (a discovered feed is being pulled, and will write the `end`). Nil for a
   /// discovered feed itself: discovery happens once per source.
   var discovery: ((_ page: DocumentPull, _ feeds: [LinkedFeed]) -> Bool)?
+  /// Set before the first chunk: hash the body for `EndRecord.bodyDigest`.
+  var digestsBody = false
+  private var digest = BodyDigest()
 
   /// - Parameter startNanoseconds: when the source started; a discovered feed continues its
   ///   page's clock.
@@ -60,6 +63,7 @@ final class DocumentPull {
       [unowned self] event in
       switch event {
       case .channel(let channel):
+        end.feedSchedule = channel.schedule
         sink.receive(.feed(FeedRecord(source: source, url: documentURL, channel: channel)))
       case .item(let item):
         end.items += 1
@@ -82,6 +86,7 @@ final class DocumentPull {
       withinLimit = false
     }
     end.bytes += Int64(chunk.count)
+    if digestsBody { digest.add(chunk) }
     parser?.parse(chunk)
     sink.flush()
     return withinLimit
@@ -113,6 +118,7 @@ final class DocumentPull {
       }
     }
     if let transportError { end.error = transportError }
+    if digestsBody && parser != nil { end.bodyDigest = digest.value }
     end.elapsedMilliseconds = Int(
       (DocumentPull.monotonicNanoseconds() - startNanoseconds) / 1_000_000)
     sink.receive(.end(end))

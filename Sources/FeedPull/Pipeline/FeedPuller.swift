@@ -151,6 +151,7 @@ public final class FeedPuller: Sendable {
       let document = DocumentPull(
         source: source.source, sink: sink, maxBytes: request.maxBodyBytes, onEnd: onEnd)
       document.discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
+      document.digestsBody = source.wantsBodyDigest
       let worker = worker
       let delegate = HTTPSourceTransfer(
         document: document, flowControl: sink as? any FlowControlledSink,

@@ -151,6 +151,8 @@ private final class ParsingLane: @unchecked Sendable {
       end.lastModified = response.lastModified
       end.contentType = response.contentType
       end.responseHeaders = response.headers
+      end.cacheMaxAge = response.cacheMaxAge
+      end.expiresAfter = response.expiresAfter
     }
   }
 }

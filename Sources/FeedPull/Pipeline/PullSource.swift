@@ -27,6 +27,8 @@ public struct PullSource: Sendable, Hashable {
   public var userAgent: String?
   /// Replaces the configuration's whole-transfer timeout for this source.
   public var timeout: Duration?
+  /// Asks for `EndRecord.bodyDigest`; off by default, so a pull without state pays nothing.
+  public var wantsBodyDigest = false
 
   public init(_ source: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
     self.source = source

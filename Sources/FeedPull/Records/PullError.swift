@@ -14,6 +14,7 @@ public struct PullError: Error, Sendable, Hashable, CustomStringConvertible {
       case io, xml
       case notAFeed = "not_a_feed"
       case cancelled
+      case deferred
     }
 
     private let code: Code
@@ -53,6 +54,9 @@ public struct PullError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let notAFeed = Kind(.notAFeed)
     /// Cancelled by the caller (or the user's Ctrl-C).
     public static let cancelled = Kind(.cancelled)
+    /// Not requested, with subscription state: the site asked to wait (Retry-After) or the
+    /// source is gone (410).
+    public static let deferred = Kind(.deferred)
   }
 
   public var kind: Kind

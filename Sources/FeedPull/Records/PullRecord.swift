@@ -35,10 +35,19 @@ public struct FeedRecord: Sendable, Equatable {
 public struct ItemRecord: Sendable, Equatable {
   public var source: String
   public var item: FeedItem
-  public init(source: String, item: FeedItem) {
+  /// With subscription state: whether the item is new, changed, or already delivered before;
+  /// nil for a pull without state, which knows nothing of earlier pulls.
+  public var status: ItemStatus? = nil
+  public init(source: String, item: FeedItem, status: ItemStatus? = nil) {
     self.source = source
     self.item = item
+    self.status = status
   }
+}
+
+/// An item's standing against what earlier pulls of its source delivered.
+public enum ItemStatus: String, Sendable {
+  case new, updated, seen
 }
 
 /// How a source ended; the last record of every source.
@@ -69,7 +78,67 @@ public struct EndRecord: Sendable, Equatable {
   /// Every header of the final HTTP response, in order (`Cache-Control`, `Link`, …). For
   /// embedders only: JSON Lines does not carry them.
   public var responseHeaders: [HTTPHeader] = []
+  /// Fields that only pulls with subscription state use, kept out of line (one pointer, nil
+  /// for a plain pull), so that an `end` record per source stays small when thousands are held.
+  private var extras: EndRecordExtras.Box?
   public var ok: Bool { error == nil }
+
+  private var extrasValue: EndRecordExtras { extras?.value ?? EndRecordExtras() }
+  private mutating func setExtras(_ change: (inout EndRecordExtras) -> Void) {
+    var value = extrasValue
+    change(&value)
+    extras = value == EndRecordExtras() ? nil : EndRecordExtras.Box(value)
+  }
+
+  /// Subscription fields, set only when the pull keeps state between runs: what was new and
+  /// changed, when to look again and why, and where the source has moved for good.
+  public var newItems: Int? {
+    get { extras?.value.newItems }
+    set { setExtras { $0.newItems = newValue } }
+  }
+  public var updatedItems: Int? {
+    get { extras?.value.updatedItems }
+    set { setExtras { $0.updatedItems = newValue } }
+  }
+  /// Seconds since 1970 (UTC).
+  public var nextCheckAt: Int64? {
+    get { extras?.value.nextCheckAt }
+    set { setExtras { $0.nextCheckAt = newValue } }
+  }
+  public var nextCheckReason: String? {
+    get { extras?.value.nextCheckReason }
+    set { setExtras { $0.nextCheckReason = newValue } }
+  }
+  public var errorsInRow: Int? {
+    get { extras?.value.errorsInRow }
+    set { setExtras { $0.errorsInRow = newValue } }
+  }
+  public var movedTo: String? {
+    get { extras?.value.movedTo }
+    set { setExtras { $0.movedTo = newValue } }
+  }
+  /// A hash of the body's bytes, computed only for a source that asked for it
+  /// (`PullSource.wantsBodyDigest`), so that a subscriber can tell "the same bytes as last
+  /// time" without validators. Not written in the output.
+  public var bodyDigest: UInt64? {
+    get { extras?.value.bodyDigest }
+    set { setExtras { $0.bodyDigest = newValue } }
+  }
+  /// `Cache-Control: max-age` and `Expires` (seconds from the response), for a scheduler; not
+  /// written in the output.
+  public var cacheMaxAge: Int? {
+    get { extras?.value.cacheMaxAge }
+    set { setExtras { $0.cacheMaxAge = newValue } }
+  }
+  public var expiresAfter: Int? {
+    get { extras?.value.expiresAfter }
+    set { setExtras { $0.expiresAfter = newValue } }
+  }
+  /// The channel's own word on how often it changes, for a scheduler; not written.
+  public var feedSchedule: FeedSchedule? {
+    get { extras?.value.feedSchedule }
+    set { setExtras { $0.feedSchedule = newValue } }
+  }
 
   public init(source: String) { self.source = source }
 }
@@ -83,5 +152,26 @@ extension PullError {
 
   init(_ failure: FeedParseFailure) {
     self.init(kind: failure.kind == .xml ? .xml : .notAFeed, message: failure.message)
+  }
+}
+
+/// The out-of-line part of an `EndRecord`.
+struct EndRecordExtras: Sendable, Equatable {
+  var newItems: Int?
+  var updatedItems: Int?
+  var nextCheckAt: Int64?
+  var nextCheckReason: String?
+  var errorsInRow: Int?
+  var movedTo: String?
+  var bodyDigest: UInt64?
+  var cacheMaxAge: Int?
+  var expiresAfter: Int?
+  var feedSchedule: FeedSchedule?
+
+  /// Immutable, so copies of a record share it safely; a change makes a new box.
+  final class Box: Sendable, Equatable {
+    let value: EndRecordExtras
+    init(_ value: EndRecordExtras) { self.value = value }
+    static func == (left: Box, right: Box) -> Bool { left.value == right.value }
   }
 }

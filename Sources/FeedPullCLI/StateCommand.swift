@@ -1,0 +1,58 @@
+import FeedPull
+import Foundation
+import Subscriptions
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `feedpull state list|forget SOURCE|export --state PATH`: what the state holds, for a person.
+enum StateCommand {
+  static func run(_ words: [String], store: SQLiteSubscriptionStore) -> Int32 {
+    do {
+      switch words.first {
+      case "forget":
+        if try store.forget(words[1]) { return 0 }
+        printError("feedpull: \(words[1]) is not in the state\n")
+        return 1
+      case "export":
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try store.forEachState { state in
+          guard let line = try? encoder.encode(state) else { return }
+          FileHandle.standardOutput.write(line + Data([10]))
+        }
+      default:
+        try store.forEachState { state in
+          let next = state.nextCheckAt == 0 ? "due" : rfc3339(state.nextCheckAt)
+          var line = "\(state.source)\t\(next)\t\(state.nextCheckReason?.rawValue ?? "-")"
+          line += "\terrors=\(state.errorsInRow)"
+          if state.gone { line += "\tgone" }
+          if let moved = state.movedTo { line += "\tmoved_to=\(moved)" }
+          FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+      }
+      return 0
+    } catch {
+      printError("feedpull: \(error.message)\n")
+      return 1
+    }
+  }
+
+  static func rfc3339(_ seconds: Int64) -> String {
+    var time = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    return String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+  }
+}
+
+/// Seconds since 1970: the system clock, or `FEEDPULL_NOW` when set (for tests that move time).
+func stateClock() -> @Sendable () -> Int64 {
+  if let text = ProcessInfo.processInfo.environment["FEEDPULL_NOW"], let fixed = Int64(text) {
+    return { fixed }
+  }
+  return { Int64(Date().timeIntervalSince1970) }
+}

@@ -1,0 +1,14 @@
+/// How a pull with subscription state behaves (`--due`, `--all`, `--force`, the intervals).
+public struct SubscriptionPullOptions: Sendable {
+  public var schedule = ScheduleOptions()
+  /// `--due`: only sources whose next check has come (and sources new to the state).
+  public var onlyDue = false
+  /// `--all`: also write items already delivered, with `status: "seen"`.
+  public var writesSeen = false
+  /// `--force`: request sources that are gone or whose host asked to wait.
+  public var force = false
+  /// A source is pulled without validators when its last such pull is this old (seconds).
+  public var unconditionalEvery: Int64 = 86_400
+  public var retention = RetentionRule()
+  public init() {}
+}

@@ -1,0 +1,130 @@
+/// When to look at a source again: a pure function of its state, what this pull observed, the
+/// time and a random source (for the backoff's jitter), so that every rule can be tested as a
+/// table with a fixed clock.
+///
+/// The rules, in order:
+/// - 429 or 503: rate limiting, not a failure (`errors_in_row` unchanged). A Retry-After is
+///   honoured in full up to 7 days and held for the whole host; without one, one backoff step.
+/// - 410: the source is gone; it is not requested again unless forced.
+/// - Any other failure: exponential backoff from the regular interval, doubling per failure in a
+///   row, ±10% jitter, capped at the maximum interval.
+/// - Success: the publisher's hints (RSS `ttl`, `sy:updatePeriod`/`updateFrequency`,
+///   `Cache-Control: max-age`, `Expires`) are "not before" times: the largest wins. The feed's
+///   observed item rate (half the mean gap between recent new items) can make it later still,
+///   never earlier than a hint. Nothing known: 1 hour. Then clamped to the minimum and maximum,
+///   then pushed out of the feed's skipHours/skipDays.
+public enum CheckSchedule {
+  public static func next(
+    state: SubscriptionState, observed: PullObservation, now: Int64,
+    options: ScheduleOptions, random: inout some RandomNumberGenerator
+  ) -> ScheduleDecision {
+    var decision = ScheduleDecision(
+      nextCheckAt: now, reason: .default, errorsInRow: state.errorsInRow, gone: state.gone,
+      hostHoldUntil: nil)
+    if observed.cancelled {
+      decision.nextCheckAt = now
+      decision.reason = state.nextCheckReason ?? .default
+      return decision
+    }
+    let regular = regularInterval(state: state, observed: nil, options: options)
+    switch observed.status {
+    case 429, 503:
+      if let retryAfter = observed.retryAfter {
+        let hold = now + min(Int64(retryAfter), options.maxRetryAfter)
+        decision.hostHoldUntil = hold
+        decision.nextCheckAt = max(hold, now + options.minInterval)
+        decision.reason = .retryAfter
+      } else {
+        decision.nextCheckAt = now + backoff(regular.seconds, step: 1, options, &random)
+        decision.reason = .errorBackoff
+      }
+      return decision
+    case 410:
+      decision.gone = true
+      decision.errorsInRow += 1
+      decision.nextCheckAt = now + options.maxInterval
+      decision.reason = .default
+      return decision
+    default: break
+    }
+    if observed.failed {
+      decision.errorsInRow += 1
+      decision.nextCheckAt =
+        now + backoff(regular.seconds, step: decision.errorsInRow, options, &random)
+      decision.reason = .errorBackoff
+      return decision
+    }
+    decision.errorsInRow = 0
+    decision.gone = false
+    let interval = regularInterval(state: state, observed: observed, options: options)
+    decision.nextCheckAt = now + interval.seconds
+    decision.reason = interval.reason
+    if let hints = observed.feedSchedule,
+      let pushed = outOfSkipped(decision.nextCheckAt, hints: hints)
+    {
+      decision.nextCheckAt = pushed
+      decision.reason = .skipHours
+    }
+    return decision
+  }
+
+  /// The interval of a healthy source, clamped, and the rule that gave it.
+  static func regularInterval(
+    state: SubscriptionState, observed: PullObservation?, options: ScheduleOptions
+  ) -> (seconds: Int64, reason: CheckReason) {
+    var best: (seconds: Int64, reason: CheckReason)?
+    func consider(_ seconds: Int64?, _ reason: CheckReason) {
+      guard let seconds, seconds > 0 else { return }
+      if best == nil || seconds > best!.seconds { best = (seconds, reason) }
+    }
+    if let observed {
+      consider(observed.feedSchedule?.ttlMinutes.map { Int64($0) * 60 }, .ttl)
+      consider(observed.feedSchedule.flatMap(updatePeriodSeconds), .updatePeriod)
+      consider(observed.cacheMaxAge.map(Int64.init), .cacheControl)
+      consider(observed.expiresAfter.map(Int64.init), .expires)
+    }
+    consider(ItemRate.interval(state.newItemTimes), .itemRate)
+    let chosen = best ?? (options.defaultInterval, .default)
+    return (min(max(chosen.seconds, options.minInterval), options.maxInterval), chosen.reason)
+  }
+
+  /// `base × 2^(step−1)`, ±10% jitter, capped at the maximum interval.
+  static func backoff(
+    _ base: Int64, step: Int, _ options: ScheduleOptions,
+    _ random: inout some RandomNumberGenerator
+  ) -> Int64 {
+    let doublings = min(max(step - 1, 0), 40)
+    let raw = min(Double(base) * Double(1 << doublings), Double(options.maxInterval))
+    let jittered = raw * Double.random(in: 0.9...1.1, using: &random)
+    return min(Int64(jittered.rounded()), options.maxInterval)
+  }
+
+  static func updatePeriodSeconds(_ hints: FeedScheduleHints) -> Int64? {
+    let periods: [String: Int64] = [
+      "hourly": 3600, "daily": 86_400, "weekly": 7 * 86_400, "monthly": 30 * 86_400,
+      "yearly": 365 * 86_400,
+    ]
+    guard let period = hints.updatePeriod.flatMap({ periods[$0.lowercased()] }) else {
+      return hints.updateFrequency != nil ? 86_400 / Int64(max(1, hints.updateFrequency!)) : nil
+    }
+    return period / Int64(max(1, hints.updateFrequency ?? 1))
+  }
+
+  /// The start of the first hour at or after `time` that is neither a skipped hour nor on a
+  /// skipped day (UTC); nil when `time` is not skipped (or everything is).
+  static func outOfSkipped(_ time: Int64, hints: FeedScheduleHints) -> Int64? {
+    func skipped(_ t: Int64) -> Bool {
+      let hour = Int((t / 3600) % 24)
+      // 1970-01-01 was a Thursday (4).
+      let weekday = Int((t / 86_400 + 4) % 7)
+      return hints.skipHours.contains(hour) || hints.skipDays.contains(weekday)
+    }
+    guard skipped(time) else { return nil }
+    var hourStart = time - time % 3600
+    for _ in 0..<(24 * 8) {
+      hourStart += 3600
+      if !skipped(hourStart) { return hourStart }
+    }
+    return nil
+  }
+}

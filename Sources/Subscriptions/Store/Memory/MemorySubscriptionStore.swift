@@ -1,0 +1,90 @@
+import FeedPullSupport
+import HTTPWorker
+
+/// A `SubscriptionStore` in memory: for an embedder that keeps state its own way (it can read
+/// every `SubscriptionState` with `forEachState` and save them where it likes, or seed the store
+/// with `init(states:)`), and a second implementation that keeps the store's test suite honest.
+/// Nothing survives the process.
+public final class MemorySubscriptionStore: SubscriptionStore {
+  private struct Contents {
+    var states: [String: SubscriptionState] = [:]
+    var items: [String: [Int64: RememberedItem]] = [:]
+    var holds: [String: Int64] = [:]
+  }
+
+  private let contents = TSanVisibleMutex(Contents())
+
+  /// A store holding `states` (e.g. read back from an embedder's own database).
+  public init(states: [SubscriptionState] = []) {
+    contents.withLock { contents in
+      for state in states { contents.states[state.source] = state }
+    }
+  }
+
+  public func register(_ sources: [String]) throws(StoreError) {
+    contents.withLock { contents in
+      for source in sources where contents.states[source] == nil {
+        contents.states[source] = SubscriptionState(source: source)
+      }
+    }
+  }
+
+  public func claimDue(now: Int64, limit: Int) throws(StoreError) -> [SubscriptionState] {
+    contents.withLock { contents in
+      Array(
+        contents.states.values.filter { $0.nextCheckAt <= now }
+          .sorted { ($0.nextCheckAt, $0.source) < ($1.nextCheckAt, $1.source) }
+          .prefix(limit))
+    }
+  }
+
+  public func state(of source: String) throws(StoreError) -> SubscriptionState? {
+    contents.withLock { $0.states[source] }
+  }
+
+  public func ledger(of source: String) throws(StoreError) -> [RememberedItem] {
+    contents.withLock { Array(($0.items[source] ?? [:]).values) }
+  }
+
+  public func record(_ outcome: PullOutcome) throws(StoreError) {
+    contents.withLock { contents in
+      let state = outcome.state
+      contents.states[state.source] = state
+      var items = contents.items[state.source] ?? [:]
+      for item in outcome.seenItems { items[item.key] = item }
+      if outcome.sawWholeFeed {
+        let oldestPull = state.pulls - outcome.retention.pulls
+        let oldestTime = outcome.now - outcome.retention.seconds
+        for (key, item) in items {
+          if item.lastPull <= oldestPull && item.lastSeenAt < oldestTime {
+            items[key] = nil
+          } else if item.lastPull < state.pulls {
+            items[key]?.gone = true
+          }
+        }
+      }
+      contents.items[state.source] = items
+      if let hold = outcome.hostHold {
+        contents.holds[hold.host] = max(contents.holds[hold.host] ?? hold.until, hold.until)
+      }
+    }
+  }
+
+  public func hostHold(_ host: String) throws(StoreError) -> Int64? {
+    contents.withLock { $0.holds[host] }
+  }
+
+  public func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void)
+    throws(StoreError)
+  {
+    let states = contents.withLock { $0.states.values.sorted { $0.source < $1.source } }
+    for state in states { try body(state) }
+  }
+
+  public func forget(_ source: String) throws(StoreError) -> Bool {
+    contents.withLock { contents in
+      contents.items[source] = nil
+      return contents.states.removeValue(forKey: source) != nil
+    }
+  }
+}
