@@ -112,7 +112,7 @@ final class RunningTransfer {
     let response = currentResponse()
     let status = response.status
     guard (200..<300).contains(status) || status == 304 else {
-      // With maxRedirects 0 curl still hands a followable 3xx to us; the contract calls that
+      // With maxRedirects 0 curl still hands a followable 3xx to us; docs/format.md calls that
       // `redirects`, not `http`.
       if (300..<400).contains(status), easy?.string(CURLINFO_REDIRECT_URL) != nil {
         return TransferError(

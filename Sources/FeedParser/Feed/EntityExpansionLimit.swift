@@ -3,7 +3,7 @@ import CLibXML2
 /// Entity lookups for libxml2 (see `LibXMLPushParser` for how SAX2 uses them), counting the
 /// length of every internal entity each reference expands, nested ones included, so that a
 /// billion-laughs or quadratic-blowup document stops at `maxEntityExpansion` characters
-/// (FIELD-NOTES: libxml2 itself delivered 2,000,000,072 characters of one and called it
+/// (docs/libraries.md: libxml2 itself delivered 2,000,000,072 characters of one and called it
 /// well-formed).
 extension FeedDocumentBuilder {
   func entity(named name: UnsafePointer<xmlChar>?) -> xmlEntityPtr? {

@@ -1,5 +1,5 @@
 /// Where a finished field's text goes: the item being read, else the channel; an author's parts
-/// go to the author being read. Precedence follows feedparser where the contract is silent.
+/// go to the author being read. Precedence follows feedparser where docs/format.md is silent.
 extension FeedDocumentBuilder {
   func assign(_ capture: TextCapture, text: String) {
     let trimmed = text.trimmingSpaces()

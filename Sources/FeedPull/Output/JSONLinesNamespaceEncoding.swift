@@ -1,6 +1,6 @@
 import FeedParser
 
-/// The fields of the contract's extension section ("More core fields" and "Namespaced
+/// The fields of docs/format.md's extension section ("More core fields" and "Namespaced
 /// objects"), written after the core ones of each record. Apart from the core encoder so that
 /// the hot path of a plain feed reads as before: each of these is one nil test when absent.
 extension JSONLinesEncoding {
