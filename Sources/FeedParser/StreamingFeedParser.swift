@@ -28,8 +28,9 @@ public final class StreamingFeedParser {
   private var parserStarted = false
   /// The DOCTYPE reaches libxml2 in one piece.
   private var doctypeGate = DoctypeGate()
-  /// Off in tests only, to compare with libxml2 reading all text itself.
-  var handsTextToBuilder = true
+  /// Off where libxml2 is a version the hand-over was not verified on (`LibXMLVersion`), and in
+  /// tests that compare with libxml2 reading all text itself.
+  var handsTextToBuilder = LibXMLVersion.allowsTextHandOver
   /// Character data handed over, decoded.
   private var decodedText: [UInt8] = []
   private var byteCount = 0

@@ -1,6 +1,7 @@
 // An embedder that writes `import FeedPull` can name every type a record carries (`FeedItem`,
 // `FeedChannel`, `FeedDate`, …) without depending on the parser's target.
 @_exported import FeedModel
+import FeedParser
 import HTTPWorker
 
 /// A request or response header line (name and value, in order).
@@ -11,3 +12,5 @@ public typealias BasicCredentials = HTTPWorker.BasicCredentials
 public typealias WorkerStartError = HTTPWorker.WorkerStartError
 /// The politeness key of a URL: its registrable domain (see `PoliteHost`).
 public typealias PoliteHost = HTTPWorker.PoliteHost
+/// The libxml2 this process runs, and whether the parser's text hand-over is on.
+public typealias LibXMLVersion = FeedParser.LibXMLVersion

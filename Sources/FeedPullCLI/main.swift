@@ -48,6 +48,10 @@ func runFeedpull() -> Int32 {
     }
   }
 
+  if options.verbosity == .verbose, let note = LibXMLVersion.note {
+    printError("feedpull: \(note)\n")
+  }
+
   // A reader that goes away (`feedpull … | head`) must end the run, not kill it mid-write
   // with SIGPIPE; curl's own sockets are safe either way (CURLOPT_NOSIGNAL).
   signal(SIGPIPE, SIG_IGN)
