@@ -118,6 +118,10 @@ import Testing
       ("  {\"version\": 1}", nil, .json),
       ("<feed xmlns=\"http://www.w3.org/2005/Atom\">", "application/json", .xml),
       ("<htmlx>", nil, .xml),
+      // A feed that carries its site's XHTML doctype is still a feed (feedparser's
+      // illformed/always_strip_doctype); a page without `<html>` is still a page.
+      ("<?xml version=\"1.0\"?><!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\" \"x\">\n<rss>\n  <channel>", nil, .xml),
+      ("<!doctype html>\n<!-- c -->\n<head><title>t</title>", nil, .html),
       ("plain text", nil, .xml),
     ] as [(String, String?, DocumentFormat)])
   func formatDecision(_ text: String, _ contentType: String?, _ expected: DocumentFormat) {
