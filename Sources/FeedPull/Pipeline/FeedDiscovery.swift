@@ -68,11 +68,7 @@ extension FeedPuller {
       request.timeout = timeLeft
       request.connectTimeout = min(request.connectTimeout, timeLeft)
       request.maxRedirects = max(0, request.maxRedirects - redirectCount)
-      let worker = worker
-      let delegate = HTTPSourceTransfer(
-        document: document, flowControl: sink as? any FlowControlledSink,
-        cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
-      batch.register(worker.add(request, delegate: delegate))
+      startTransfer(request, of: document, into: sink, batch: batch)
     case .file, .standardInput:
       // The page's own reader thread is the one asking; it reads the feed itself.
       LocalSourceReader.read(

@@ -152,11 +152,7 @@ public final class FeedPuller: Sendable {
         source: source.source, sink: sink, maxBytes: request.maxBodyBytes, onEnd: onEnd)
       document.discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
       document.digestsBody = source.wantsBodyDigest
-      let worker = worker
-      let delegate = HTTPSourceTransfer(
-        document: document, flowControl: sink as? any FlowControlledSink,
-        cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
-      batch.register(worker.add(request, delegate: delegate))
+      startTransfer(request, of: document, into: sink, batch: batch)
     case .file, .standardInput:
       let maxBytes = configuration.maxLocalBodyBytes
       let name = source.source
@@ -179,6 +175,18 @@ public final class FeedPuller: Sendable {
 }
 
 extension FeedPuller {
+  /// Hands `document`'s transfer to the worker, as part of `batch`.
+  func startTransfer(
+    _ request: TransferRequest, of document: sending DocumentPull, into sink: any PullRecordSink,
+    batch: PullBatch
+  ) {
+    let worker = worker
+    let delegate = HTTPSourceTransfer(
+      document: document, flowControl: sink as? any FlowControlledSink,
+      cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
+    batch.register(worker.add(request, delegate: delegate))
+  }
+
   /// The transfer for an http(s) source: the configuration's limits, with the source's own
   /// settings over them.
   func transferRequest(for source: PullSource, url: String) -> TransferRequest {
