@@ -11,6 +11,7 @@
 /// reads the rest. Each step carries a cut-off sequence to the next chunk, so the outcome does
 /// not depend on how the document was split.
 public final class StreamingFeedParser {
+  /// Limits that stop a hostile document: how deep it nests, how much its entities expand.
   public struct Limits: Sendable {
     /// Elements deeper than this stop the parse (`xml`); the root is depth 1.
     public var maxDepth = 512

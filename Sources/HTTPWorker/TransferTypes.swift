@@ -2,6 +2,7 @@
 
 /// One HTTP(S) GET and its limits.
 public struct TransferRequest: Sendable {
+  /// The http(s) URL to GET.
   public var url: String
   /// Limit on the whole transfer, connecting included; zero means none.
   public var timeout: Duration = .seconds(30)
@@ -16,9 +17,11 @@ public struct TransferRequest: Sendable {
   public var maxBodyBytes: Int64? = 64 << 20
   /// Redirects followed; past it, `redirects`. With 0 a 3xx fails with `redirects`.
   public var maxRedirects: Int = 5
+  /// The `User-Agent` header.
   public var userAgent: String = "feedpull"
   /// Conditional GET: sent as `If-None-Match` / `If-Modified-Since`; a 304 then finishes with no body.
   public var ifNoneMatch: String?
+  /// Sent as `If-Modified-Since`.
   public var ifModifiedSince: String?
   /// More request headers, sent as given (after the worker's own; a name given here replaces
   /// curl's header of that name, e.g. `Accept`).
@@ -32,7 +35,9 @@ public struct TransferRequest: Sendable {
 
 /// One HTTP header line, in order: names may repeat, so headers are a list, not a dictionary.
 public struct HTTPHeader: Sendable, Hashable, Codable {
+  /// The field name, as written.
   public var name: String
+  /// The field value, trimmed.
   public var value: String
   public init(name: String, value: String) {
     self.name = name
@@ -42,7 +47,9 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
 
 /// A user name and password for HTTP basic authentication.
 public struct BasicCredentials: Sendable, Hashable {
+  /// The user name.
   public var user: String
+  /// The password.
   public var password: String
   public init(user: String, password: String) {
     self.user = user
@@ -52,6 +59,7 @@ public struct BasicCredentials: Sendable, Hashable {
 
 /// The final response of a redirect chain, known before its first body byte.
 public struct TransferResponse: Sendable, Equatable {
+  /// The final status code.
   public var status: Int
   /// The URL after redirects.
   public var url: String
@@ -59,9 +67,11 @@ public struct TransferResponse: Sendable, Equatable {
   public var permanentRedirect: Bool = false
   /// Redirects followed to reach this response (what is left of `maxRedirects` after it).
   public var redirectCount = 0
+  /// The `Content-Type` header.
   public var contentType: String?
   /// The `ETag` header exactly, quotes included.
   public var etag: String?
+  /// The `Last-Modified` header.
   public var lastModified: String?
   /// Seconds, from `Retry-After` (delta or HTTP date) on a 429 or 503.
   public var retryAfter: Int?
@@ -71,6 +81,7 @@ public struct TransferResponse: Sendable, Equatable {
   /// Seconds the response may be cached: `Cache-Control: max-age`, and `Expires` as seconds
   /// from now (never negative); a subscriber's scheduler reads them.
   public var cacheMaxAge: Int?
+  /// `Expires` as seconds from now, never negative.
   public var expiresAfter: Int?
   public init(status: Int, url: String) {
     self.status = status
@@ -80,6 +91,7 @@ public struct TransferResponse: Sendable, Equatable {
 
 /// Why a transfer failed: the error kinds of docs/format.md that belong to transport.
 public struct TransferError: Error, Sendable, Equatable {
+  /// The failure's class, named as the output's error kinds.
   public enum Kind: String, Sendable {
     case http, network, dns, timeout, tls
     case tooLarge = "too_large"
@@ -87,7 +99,9 @@ public struct TransferError: Error, Sendable, Equatable {
     case `protocol`
     case cancelled
   }
+  /// The class of failure.
   public var kind: Kind
+  /// What happened, for a person.
   public var message: String
   /// For `http`, `redirects`, `protocol`: the last status received.
   public var status: Int?
@@ -115,6 +129,7 @@ public struct TransferSummary: Sendable, Equatable {
 
 /// Identifies one transfer on one worker; never reused.
 public struct TransferID: Hashable, Sendable, CustomStringConvertible {
+  /// The number the worker gave the transfer.
   public let rawValue: UInt64
   public init(rawValue: UInt64) { self.rawValue = rawValue }
   public var description: String { "transfer#\(rawValue)" }
@@ -149,6 +164,7 @@ public protocol TransferDelegate: AnyObject {
 /// Why a worker could not start: the process is out of file descriptors, or libcurl could not
 /// initialise. A library must report this to its host process, never crash it.
 public struct WorkerStartError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What happened, for a person.
   public var message: String
   public init(message: String) { self.message = message }
   public var description: String { message }

@@ -7,10 +7,13 @@ import Foundation
 /// The sources of an `-i` file: an OPML subscription list (every `outline` with an `xmlUrl`,
 /// at any depth, in document order), or plain text with one source a line and `#` comments.
 public enum SubscriptionList {
+  /// Why a list could not be read: the file, or its OPML.
   public struct ReadError: Error, CustomStringConvertible {
+    /// What went wrong, naming the file.
     public var description: String
   }
 
+  /// The sources listed in the file at `path` (OPML, or one a line).
   public static func read(path: String) throws(ReadError) -> [String] {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw ReadError(description: "cannot read \(path)")
@@ -18,6 +21,7 @@ public enum SubscriptionList {
     return try parse(data, name: path)
   }
 
+  /// The sources listed in `data`; `name` names it in errors.
   public static func parse(_ data: Data, name: String) throws(ReadError) -> [String] {
     let text = String(decoding: data, as: UTF8.self)
     let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }

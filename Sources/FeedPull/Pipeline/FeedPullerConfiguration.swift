@@ -40,5 +40,6 @@ public typealias PullOptions = FeedPuller.Configuration
 
 /// The library's version, as `feedpull --version` prints it.
 public enum FeedPullVersion {
+  /// The version, `major.minor.patch`.
   public static let current = "0.2.0"
 }

@@ -21,6 +21,7 @@ public final class PullBatch: Sendable {
     transfers.forEach(cancelTransfer)
   }
 
+  /// True once `cancel()` was called.
   public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
   /// Remembers a transfer of the batch; one added after `cancel` is cancelled at once.

@@ -59,6 +59,7 @@ public struct PullError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let deferred = Kind(.deferred)
   }
 
+  /// The class of failure.
   public var kind: Kind
   /// What happened, for a person.
   public var message: String

@@ -20,9 +20,11 @@ public enum PullRecord: Sendable, Equatable {
 
 /// The channel, written before its first item or, with no items, before `end`.
 public struct FeedRecord: Sendable, Equatable {
+  /// The SOURCE exactly as given, which every record of it carries.
   public var source: String
   /// The final URL after redirects (a `file://` URL for a file).
   public var url: String?
+  /// The feed's own fields, as far as they are known before its first item.
   public var channel: FeedChannel
   public init(source: String, url: String? = nil, channel: FeedChannel) {
     self.source = source
@@ -33,7 +35,9 @@ public struct FeedRecord: Sendable, Equatable {
 
 /// One item, written the moment its end tag is parsed.
 public struct ItemRecord: Sendable, Equatable {
+  /// The SOURCE exactly as given, which every record of it carries.
   public var source: String
+  /// The item, complete: its end tag has been parsed.
   public var item: FeedItem
   /// With subscription state: whether the item is new, changed, or already delivered before;
   /// nil for a pull without state, which knows nothing of earlier pulls.
@@ -52,28 +56,40 @@ public enum ItemStatus: String, Sendable {
 
 /// How a source ended; the last record of every source.
 public struct EndRecord: Sendable, Equatable {
+  /// The SOURCE exactly as given, which every record of it carries.
   public var source: String
+  /// The final URL after redirects (a `file://` URL for a file); nil before any response.
   public var url: String?
   /// The final HTTP status; nil for files and standard input.
   public var status: Int?
+  /// Items written for this source (with state: only the new and updated ones).
   public var items = 0
   /// Body bytes after decompression.
   public var bytes: Int64 = 0
   /// Nil when no body was parsed.
   public var wellformed: Bool?
+  /// True on HTTP 304, or with state a body byte-for-byte the last one: `ok`, no items.
   public var notModified = false
+  /// True when every redirect hop was 301 or 308: a subscriber may move to `url`.
   public var permanentRedirect = false
+  /// Seconds the server asked to wait, from a 429 or 503 `Retry-After`.
   public var retryAfter: Int?
+  /// The `ETag` header exactly (quotes included), for the next conditional request.
   public var etag: String?
+  /// The `Last-Modified` header, for the next conditional request.
   public var lastModified: String?
+  /// The `Content-Type` header as the server sent it.
   public var contentType: String?
+  /// The character encoding the document was decoded from (`utf-8`, `shift_jis`).
   public var encoding: String?
+  /// Time from the start of the source to its end.
   public var elapsedMilliseconds: Int = 0
   /// The HTML page this source's feed was discovered on (its URL), when it was.
   public var discoveredFrom: String?
   /// The feeds an HTML page links, when the source was a page and no feed was pulled in its
   /// place (`--no-discover`, or none could be): what the user may subscribe to instead.
   public var feeds: [LinkedFeed] = []
+  /// Why the source did not end `ok`; nil when it did.
   public var error: PullError?
   /// Every header of the final HTTP response, in order (`Cache-Control`, `Link`, …). For
   /// embedders only: JSON Lines does not carry them.
@@ -81,6 +97,7 @@ public struct EndRecord: Sendable, Equatable {
   /// Fields that only pulls with subscription state use, kept out of line (one pointer, nil
   /// for a plain pull), so that an `end` record per source stays small when thousands are held.
   private var extras: EndRecordExtras.Box?
+  /// True when the source was read to its end (items before a failure are still written).
   public var ok: Bool { error == nil }
 
   private var extrasValue: EndRecordExtras { extras?.value ?? EndRecordExtras() }
@@ -96,6 +113,7 @@ public struct EndRecord: Sendable, Equatable {
     get { extras?.value.newItems }
     set { setExtras { $0.newItems = newValue } }
   }
+  /// With state: items whose identity was known but whose content changed.
   public var updatedItems: Int? {
     get { extras?.value.updatedItems }
     set { setExtras { $0.updatedItems = newValue } }
@@ -105,14 +123,17 @@ public struct EndRecord: Sendable, Equatable {
     get { extras?.value.nextCheckAt }
     set { setExtras { $0.nextCheckAt = newValue } }
   }
+  /// With state: which rule set `nextCheckAt` (`ttl`, `retry_after`, `error_backoff`, …).
   public var nextCheckReason: String? {
     get { extras?.value.nextCheckReason }
     set { setExtras { $0.nextCheckReason = newValue } }
   }
+  /// With state: failed pulls in a row (rate limiting not counted), which drive the backoff.
   public var errorsInRow: Int? {
     get { extras?.value.errorsInRow }
     set { setExtras { $0.errorsInRow = newValue } }
   }
+  /// With state: the URL the source now pulls, once three pulls in a row saw the same permanent redirect.
   public var movedTo: String? {
     get { extras?.value.movedTo }
     set { setExtras { $0.movedTo = newValue } }
@@ -130,6 +151,7 @@ public struct EndRecord: Sendable, Equatable {
     get { extras?.value.cacheMaxAge }
     set { setExtras { $0.cacheMaxAge = newValue } }
   }
+  /// `Expires` as seconds from the response (never negative); not written in the output.
   public var expiresAfter: Int? {
     get { extras?.value.expiresAfter }
     set { setExtras { $0.expiresAfter = newValue } }
