@@ -56,13 +56,16 @@ public final class SubscribedPull: Sendable {
         deferred.append(end)
         continue
       }
-      guard trackers[state.requestURL] == nil else { continue }
+      // Records come back under the URL requested: two sources must not request one URL
+      // (a source moved to another one that is also subscribed pulls its own URL).
+      guard let url = [state.requestURL, state.source].first(where: { trackers[$0] == nil })
+      else { continue }
       let unconditional =
         now - (state.lastUnconditionalAt ?? Int64.min / 2) >= options.unconditionalEvery
       let tracker = SourceTracker(
-        state: state, ledger: try store.ledger(of: state.source), unconditional: unconditional,
-        now: now)
-      trackers[state.requestURL] = tracker
+        state: state, requestURL: url, ledger: try store.ledger(of: state.source),
+        unconditional: unconditional, now: now)
+      trackers[url] = tracker
       order.append(tracker.pullSource)
     }
     for end in deferred {
