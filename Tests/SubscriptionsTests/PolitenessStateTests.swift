@@ -44,6 +44,27 @@ import Testing
     #expect(forced.end(of: other)?["ok"] as? Bool == true)
   }
 
+  @Test func aRetryAfterDuringARunHoldsTheHostsSourcesNotStartedYet() throws {
+    var routes: [String: HTTPScript] = [
+      "/limited": HTTPScript(
+        status: 429, headers: [("Retry-After", "3600")], steps: [.send(Array("slow".utf8))])
+    ]
+    for index in 0..<10 { routes["/f\(index)"] = .ok(subscribedFeed(["i\(index)"])) }
+    let server = try LoopbackHTTPServer(routes: routes)
+    let sources = [server.url("/limited")] + (0..<10).map { server.url("/f\($0)") }
+    let state = StateRun()
+    defer { state.remove() }
+    // One job: the window of started sources is two, the 429 comes first.
+    let result = try state.run(["-j", "1"] + sources, now: Self.now)
+    #expect(result.records("end").count == 11)
+    #expect(server.requests.count <= 2, "\(server.requests.map(\.target))")
+    let deferred = result.records("end").filter {
+      ($0["error"] as? [String: Any])?["kind"] as? String == "deferred"
+    }
+    #expect(deferred.count >= 9)
+    #expect(deferred.allSatisfy { $0["next_check_at"] as? String == "2026-12-01T13:00:00Z" })
+  }
+
   @Test func aGoneSourceIsDeferredUntilForced() throws {
     let server = try LoopbackHTTPServer(routes: [
       "/gone": .ok("gone", headers: [("Content-Type", "text/plain")], status: 410)

@@ -49,8 +49,8 @@ public final class SubscribedPull: Sendable {
       }
     }
     var deferred: [EndRecord] = []
-    var trackers: [String: SourceTracker] = [:]
-    var order: [PullSource] = []
+    var planned: [SourceFeeder.Planned] = []
+    var requested = Set<String>()
     for state in states {
       if let end = try deferral(of: state, now: now) {
         deferred.append(end)
@@ -58,24 +58,41 @@ public final class SubscribedPull: Sendable {
       }
       // Records come back under the URL requested: two sources must not request one URL
       // (a source moved to another one that is also subscribed pulls its own URL).
-      guard let url = [state.requestURL, state.source].first(where: { trackers[$0] == nil })
+      guard let url = [state.requestURL, state.source].first(where: { !requested.contains($0) })
       else { continue }
-      let unconditional =
-        now - (state.lastUnconditionalAt ?? Int64.min / 2) >= options.unconditionalEvery
-      let tracker = SourceTracker(
-        state: state, requestURL: url, ledger: try store.ledger(of: state.source),
-        unconditional: unconditional, now: now)
-      trackers[url] = tracker
-      order.append(tracker.pullSource)
+      requested.insert(url)
+      planned.append(SourceFeeder.Planned(state: state, url: url))
     }
     for end in deferred {
       sink.receive(.end(end))
     }
     sink.flush()
     let gate = SubscriptionGate(
-      inner: sink, trackers: trackers, store: store, options: options, clock: clock,
-      outputFailed: outputFailed)
-    puller.pull(order, into: gate)
+      inner: sink, store: store, options: options, clock: clock, outputFailed: outputFailed)
+    let feeder = SourceFeeder(
+      planned, window: 2 * puller.options.jobs, now: now, force: options.force,
+      launch: { [store, puller, options] planned, feeder in
+        let state = planned.state
+        let ledger: [RememberedItem]
+        do throws(StoreError) {
+          ledger = try store.ledger(of: state.source)
+        } catch {
+          gate.fail(state, error)
+          feeder.sourceEnded()
+          return
+        }
+        let unconditional =
+          now - (state.lastUnconditionalAt ?? Int64.min / 2) >= options.unconditionalEvery
+        let tracker = SourceTracker(
+          state: state, requestURL: planned.url, ledger: ledger, unconditional: unconditional,
+          now: now)
+        gate.add(tracker) { host, until in feeder.hold(host, until: until) }
+        puller.start([tracker.pullSource], into: gate) { _ in feeder.sourceEnded() }
+      },
+      deferSource: { planned, until in
+        gate.writeDeferred(Self.heldEnd(of: planned.state, host: planned.url, until: until))
+      })
+    feeder.run()
     return Result(ends: deferred + gate.ends, storeFailures: gate.failures)
   }
 
@@ -95,9 +112,18 @@ public final class SubscribedPull: Sendable {
     }
     let host = SubscriptionHost.key(forURL: state.requestURL)
     guard let hold = try store.hostHold(host), hold > now else { return nil }
+    return Self.heldEnd(of: state, host: state.requestURL, until: hold)
+  }
+
+  /// The `deferred` end of a source whose host (of `url`) asked to wait until `until`.
+  static func heldEnd(of state: SubscriptionState, host url: String, until: Int64) -> EndRecord {
+    var end = EndRecord(source: state.source)
+    end.errorsInRow = state.errorsInRow
+    end.movedTo = state.movedTo
+    let host = SubscriptionHost.key(forURL: url)
     end.error = PullError(
       kind: .deferred, message: "\(host) asked to wait (Retry-After) until the next check")
-    end.nextCheckAt = max(hold, state.nextCheckAt)
+    end.nextCheckAt = max(until, state.nextCheckAt)
     end.nextCheckReason = CheckReason.retryAfter.rawValue
     return end
   }
