@@ -1,4 +1,5 @@
 import Dispatch
+import FeedPull
 import HTTPWorker
 
 /// Starts a run's sources a window at a time instead of all at once, so that a Retry-After
@@ -18,6 +19,8 @@ final class SourceFeeder: Sendable {
     var running = 0
     var holds: [String: Int64] = [:]
     var finished = false
+    var cancelled = false
+    var batches: [PullBatch] = []
   }
 
   private let queue: TSanVisibleMutex<Queue>
@@ -27,13 +30,14 @@ final class SourceFeeder: Sendable {
   private let force: Bool
   /// Starts one source; it must call `sourceEnded()` once that source has its `end`.
   private let launch: @Sendable (Planned, SourceFeeder) -> Void
-  /// Ends a source without a request: its host asked to wait until the given time.
-  private let deferSource: @Sendable (Planned, Int64) -> Void
+  /// Ends a source without a request: its host asked to wait until the given time, or (nil)
+  /// the run was cancelled before it started.
+  private let deferSource: @Sendable (Planned, Int64?) -> Void
 
   init(
     _ pending: [Planned], window: Int, now: Int64, force: Bool,
     launch: @escaping @Sendable (Planned, SourceFeeder) -> Void,
-    deferSource: @escaping @Sendable (Planned, Int64) -> Void
+    deferSource: @escaping @Sendable (Planned, Int64?) -> Void
   ) {
     queue = TSanVisibleMutex(Queue(pending: pending))
     self.window = max(1, window)
@@ -54,6 +58,26 @@ final class SourceFeeder: Sendable {
     queue.withLock { queue in queue.holds[host] = max(queue.holds[host] ?? until, until) }
   }
 
+  /// Remembers a started source's batch, so that `cancel` reaches it.
+  func started(_ batch: PullBatch) {
+    let cancelled = queue.withLock { queue in
+      queue.batches.append(batch)
+      return queue.cancelled
+    }
+    if cancelled { batch.cancel() }
+  }
+
+  /// Cancels the run: sources in flight end `cancelled`, sources not started end `cancelled`
+  /// without a request. Safe from any thread.
+  func cancel() {
+    let batches = queue.withLock { queue in
+      queue.cancelled = true
+      return queue.batches
+    }
+    batches.forEach { $0.cancel() }
+    fill()
+  }
+
   /// One started source has ended: start the next.
   func sourceEnded() {
     queue.withLock { $0.running -= 1 }
@@ -62,13 +86,17 @@ final class SourceFeeder: Sendable {
 
   private enum Step {
     case start(Planned)
-    case deferred(Planned, Int64)
+    case deferred(Planned, Int64?)
     case stop
   }
 
   private func fill() {
     while true {
       let step: Step = queue.withLock { queue in
+        if queue.cancelled && queue.next < queue.pending.count {
+          queue.next += 1
+          return .deferred(queue.pending[queue.next - 1], nil)
+        }
         guard queue.running < window, queue.next < queue.pending.count else {
           if queue.running == 0 && queue.next == queue.pending.count && !queue.finished {
             queue.finished = true

@@ -1,4 +1,5 @@
 import FeedPull
+import HTTPWorker
 
 /// A pull that keeps state between runs: it picks the sources to pull (all given, or only the
 /// due ones), ends held and gone ones as `deferred` without a request, pulls the rest through
@@ -8,6 +9,8 @@ public final class SubscribedPull: Sendable {
   private let puller: FeedPuller
   private let options: SubscriptionPullOptions
   private let clock: @Sendable () -> Int64
+  private let running = TSanVisibleMutex<SourceFeeder?>(nil)
+  private let cancelledFlag = TSanVisibleMutex(false)
 
   /// `clock`: seconds since 1970 (injected, so tests can move time).
   public init(
@@ -19,6 +22,16 @@ public final class SubscribedPull: Sendable {
     self.options = options
     self.clock = clock
   }
+
+  /// Cancels the run in progress (from another thread, e.g. on SIGINT): sources in flight end
+  /// `cancelled` (what they wrote is recorded as seen, and they stay due), sources not started
+  /// end `cancelled` without a request. A run started afterwards is cancelled at once.
+  public func cancel() {
+    cancelledFlag.withLock { $0 = true }
+    running.withLock { $0 }?.cancel()
+  }
+
+  private var isCancelled: Bool { cancelledFlag.withLock { $0 } }
 
   /// What a run did: every source's `end` (as written) and any state writes that failed
   /// (their items will be delivered again next time).
@@ -87,11 +100,20 @@ public final class SubscribedPull: Sendable {
           state: state, requestURL: planned.url, ledger: ledger, unconditional: unconditional,
           now: now)
         gate.add(tracker) { host, until in feeder.hold(host, until: until) }
-        puller.start([tracker.pullSource], into: gate) { _ in feeder.sourceEnded() }
+        feeder.started(
+          puller.start([tracker.pullSource], into: gate) { _ in feeder.sourceEnded() })
       },
       deferSource: { planned, until in
+        guard let until else {
+          var end = EndRecord(source: planned.state.source)
+          end.error = PullError(kind: .cancelled, message: "cancelled before it started")
+          return gate.writeDeferred(end)
+        }
         gate.writeDeferred(Self.heldEnd(of: planned.state, host: planned.url, until: until))
       })
+    running.withLock { $0 = feeder }
+    defer { running.withLock { $0 = nil } }
+    if isCancelled { feeder.cancel() }
     feeder.run()
     return Result(ends: deferred + gate.ends, storeFailures: gate.failures)
   }
