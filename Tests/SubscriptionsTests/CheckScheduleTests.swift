@@ -236,7 +236,7 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(Self.decide(observed).nextCheckAt == Self.now)
   }
 
-  @Test func everyReasonOfTheContractHasARow() {
+  @Test func everyReasonHasARow() {
     var reasons = Set(Self.rows.map(\.reason))
     reasons.formUnion([.retryAfter, .errorBackoff, .skipHours])
     #expect(reasons == Set(CheckReason.allCases))

@@ -24,7 +24,7 @@ enum TemporaryState {
   }
 }
 
-/// The `SubscriptionStore` contract, run against every store.
+/// What every `SubscriptionStore` promises, run against each one.
 @Suite struct SubscriptionStoreSuite {
   static let factories: [StoreFactory] = [.sqlite, .memory]
 
