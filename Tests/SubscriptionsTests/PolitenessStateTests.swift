@@ -136,6 +136,31 @@ import Testing
     #expect(result.stderr.contains("--state"))
   }
 
+  @Test(arguments: [
+    ["--min-interval", "soon", "http://127.0.0.1:9/feed"],
+    ["--max-interval", "0", "http://127.0.0.1:9/feed"],
+    ["--min-interval", "2h", "--max-interval", "1h", "http://127.0.0.1:9/feed"],
+    ["state", "drop"], ["state", "forget"], ["state", "list", "extra"],
+  ])
+  func badStateArgumentsAreUsageErrors(_ arguments: [String]) throws {
+    let state = StateRun()
+    defer { state.remove() }
+    let result = try FeedpullProcess.run(arguments + ["--state", state.statePath])
+    #expect(result.status == 2, "\(arguments): \(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test func aStateFileThatIsNotADatabaseFailsClearly() throws {
+    let state = StateRun()
+    defer { state.remove() }
+    try Data("not a database, just text that is long enough to be a header".utf8)
+      .write(to: URL(fileURLWithPath: state.statePath))
+    let result = try FeedpullProcess.run(["--state", state.statePath, "http://127.0.0.1:9/feed"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains(state.statePath), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+
   @Test func stateListForgetAndExport() throws {
     let server = try LoopbackHTTPServer(routes: ["/a": .ok(subscribedFeed(["a"]))])
     let url = server.url("/a")
