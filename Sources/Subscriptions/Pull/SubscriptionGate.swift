@@ -85,6 +85,8 @@ final class SubscriptionGate: PullRecordSink {
       }
     case .end(let end):
       finish(end, tracker, onHold)
+      // Its last record: the matcher and its ledger are not needed any more.
+      trackers.withLock { $0[record.source] = nil }
     }
   }
 
