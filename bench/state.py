@@ -33,11 +33,14 @@ def feed(name, items):
 
 
 def measured(argv, stdin=None):
-    """(wall seconds, peak RSS KiB, exit status) of one run under /usr/bin/time."""
-    result = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + argv, stdin=stdin,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    """(wall seconds, peak RSS KiB, exit status, `end` records) of one run under /usr/bin/time."""
+    with tempfile.TemporaryFile() as out:
+        result = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + argv, stdin=stdin,
+                                stdout=out, stderr=subprocess.PIPE, text=True)
+        out.seek(0)
+        ends = sum(1 for line in out if line.startswith(b'{"type":"end"'))
     wall, rss = result.stderr.strip().splitlines()[-1].split()
-    return float(wall), int(rss), result.returncode
+    return float(wall), int(rss), result.returncode, ends
 
 
 def execute(path, sql):
@@ -122,17 +125,24 @@ def big_state(feedpull, work, total, due):
     return state, listing
 
 
-def median_run(argv, state, runs):
+def median_run(argv, state, runs, expected_ends):
     walls, rsses = [], []
     for _ in range(runs):
         copy = state + ".run"
+        for suffix in ("-wal", "-shm"):
+            if os.path.exists(copy + suffix):
+                os.remove(copy + suffix)
         shutil.copyfile(state, copy)
-        wall, rss, status = measured([a if a != "STATE" else copy for a in argv])
-        if status not in (0, 1):
-            sys.exit(f"run failed with status {status}: {argv}")
+        wall, rss, status, ends = measured([a if a != "STATE" else copy for a in argv])
+        if status not in (0, 1) or ends != expected_ends:
+            sys.exit(f"run failed: status {status}, {ends} sources ended, not "
+                     f"{expected_ends}: {argv}")
         walls.append(wall)
         rsses.append(rss)
-        os.remove(copy)
+        # A stale -wal beside the next fresh copy would be replayed into it.
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(copy + suffix):
+                os.remove(copy + suffix)
     return walls, rsses
 
 
@@ -165,12 +175,12 @@ def main():
         shutil.copyfile(state, idle)
         execute(idle, "UPDATE sources SET next_check_at = (SELECT max(next_check_at) FROM sources)")
         show("`--due`, nothing due (open + pick)", *median_run(
-            [feedpull, "-f", "jsonl", "--state", "STATE", "--due"], idle, args.runs))
+            [feedpull, "-f", "jsonl", "--state", "STATE", "--due"], idle, args.runs, 0))
         show(f"`--due`, {args.due:,} due (pick + pull {args.due:,} local feeds)", *median_run(
-            [feedpull, "-f", "jsonl", "--state", "STATE", "--due"], state, args.runs))
+            [feedpull, "-f", "jsonl", "--state", "STATE", "--due"], state, args.runs, args.due))
         show(f"`--due -i` a list of {args.sources:,}, {args.due:,} due", *median_run(
             [feedpull, "-f", "jsonl", "--state", "STATE", "--due", "-i", listing], state,
-            args.runs))
+            args.runs, args.due))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -92,9 +92,9 @@ func runFeedpull() -> Int32 {
     do {
       // `--due` alone: the state is the subscription list.
       let listed = sources.isEmpty && options.inputFile == nil ? nil : sources
+      batchHolder.set(cancel: { subscribed.cancel() })
       let result = try subscribed.run(
-        listed, into: reporter, onStart: { batchHolder.set($0) },
-        outputFailed: { writeFailure.withLock { $0 } != nil })
+        listed, into: reporter, outputFailed: { writeFailure.withLock { $0 } != nil })
       for failure in result.storeFailures.prefix(3) {
         printError("feedpull: \(failure.message)\n")
       }
@@ -107,11 +107,12 @@ func runFeedpull() -> Int32 {
   } else {
     let done = DispatchSemaphore(value: 0)
     let failed = TSanVisibleMutex(0)
-    batchHolder.set(
-      puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly) { ends in
-        failed.withLock { $0 = ends.count }
-        done.signal()
-      })
+    let batch = puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly) {
+      ends in
+      failed.withLock { $0 = ends.count }
+      done.signal()
+    }
+    batchHolder.set(cancel: { batch.cancel() })
     done.wait()
     failures = failed.withLock { $0 }
   }
@@ -125,24 +126,25 @@ func runFeedpull() -> Int32 {
   return failures == 0 ? 0 : 1
 }
 
-/// The run's batch, which a signal or a failed write may cancel before `start` has returned it.
+/// How to cancel the run, which a signal or a failed write may ask for before the run has begun.
 final class BatchHolder: Sendable {
-  private let state = TSanVisibleMutex<(batch: PullBatch?, cancelled: Bool)>((nil, false))
+  private let state = TSanVisibleMutex<(cancel: (@Sendable () -> Void)?, cancelled: Bool)>(
+    (nil, false))
 
-  func set(_ batch: PullBatch) {
+  func set(cancel: @escaping @Sendable () -> Void) {
     let cancelled = state.withLock { state in
-      state.batch = batch
+      state.cancel = cancel
       return state.cancelled
     }
-    if cancelled { batch.cancel() }
+    if cancelled { cancel() }
   }
 
   func cancel() {
-    let batch = state.withLock { state in
+    let cancel = state.withLock { state in
       state.cancelled = true
-      return state.batch
+      return state.cancel
     }
-    batch?.cancel()
+    cancel?()
   }
 }
 

@@ -15,7 +15,7 @@ struct SplitMix64: RandomNumberGenerator {
   }
 }
 
-/// The schedule as a table: a fixed clock, a seeded random source, no sockets.
+/// The schedule as a table: a fixed clock, jitter drawn from a seeded generator, no sockets.
 @Suite struct CheckScheduleTests {
   /// 2026-12-01T12:00:00Z, a Tuesday.
   static let now: Int64 = 1_796_126_400
@@ -27,7 +27,8 @@ struct SplitMix64: RandomNumberGenerator {
   ) -> ScheduleDecision {
     var random = SplitMix64(state: seed)
     return CheckSchedule.next(
-      state: state, observed: observed, now: now, options: options, random: &random)
+      state: state, observed: observed, now: now, options: options,
+      jitter: Double.random(in: 0.9...1.1, using: &random))
   }
 
   static func ok(_ change: (inout PullObservation) -> Void = { _ in }) -> PullObservation {
@@ -149,6 +150,23 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(Set(delays).count > 50)
   }
 
+  @Test func jitterOutsideTenPercentIsClamped() {
+    var failed = PullObservation()
+    failed.failed = true
+    let state = SubscriptionState(source: "s")
+    for (jitter, delay) in [(0.5, 3240), (0.9, 3240), (1.0, 3600), (1.1, 3960), (3.0, 3960)] {
+      let decision = CheckSchedule.next(
+        state: state, observed: failed, now: Self.now, options: Self.options, jitter: jitter)
+      #expect(decision.nextCheckAt - Self.now == Int64(delay), "jitter \(jitter)")
+    }
+  }
+
+  @Test func randomJitterStaysWithinTenPercent() {
+    let draws = (0..<1000).map { _ in CheckSchedule.randomJitter() }
+    #expect(draws.allSatisfy { $0 >= 0.9 && $0 <= 1.1 })
+    #expect(Set(draws).count > 900)
+  }
+
   @Test func aSuccessResetsTheErrorCount() {
     var state = SubscriptionState(source: "s")
     state.errorsInRow = 4
@@ -218,7 +236,7 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(Self.decide(observed).nextCheckAt == Self.now)
   }
 
-  @Test func everyReasonOfTheContractHasARow() {
+  @Test func everyReasonHasARow() {
     var reasons = Set(Self.rows.map(\.reason))
     reasons.formUnion([.retryAfter, .errorBackoff, .skipHours])
     #expect(reasons == Set(CheckReason.allCases))

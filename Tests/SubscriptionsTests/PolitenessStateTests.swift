@@ -44,6 +44,27 @@ import Testing
     #expect(forced.end(of: other)?["ok"] as? Bool == true)
   }
 
+  @Test func aRetryAfterDuringARunHoldsTheHostsSourcesNotStartedYet() throws {
+    var routes: [String: HTTPScript] = [
+      "/limited": HTTPScript(
+        status: 429, headers: [("Retry-After", "3600")], steps: [.send(Array("slow".utf8))])
+    ]
+    for index in 0..<10 { routes["/f\(index)"] = .ok(subscribedFeed(["i\(index)"])) }
+    let server = try LoopbackHTTPServer(routes: routes)
+    let sources = [server.url("/limited")] + (0..<10).map { server.url("/f\($0)") }
+    let state = StateRun()
+    defer { state.remove() }
+    // One job: the window of started sources is two, the 429 comes first.
+    let result = try state.run(["-j", "1"] + sources, now: Self.now)
+    #expect(result.records("end").count == 11)
+    #expect(server.requests.count <= 2, "\(server.requests.map(\.target))")
+    let deferred = result.records("end").filter {
+      ($0["error"] as? [String: Any])?["kind"] as? String == "deferred"
+    }
+    #expect(deferred.count >= 9)
+    #expect(deferred.allSatisfy { $0["next_check_at"] as? String == "2026-12-01T13:00:00Z" })
+  }
+
   @Test func aGoneSourceIsDeferredUntilForced() throws {
     let server = try LoopbackHTTPServer(routes: [
       "/gone": .ok("gone", headers: [("Content-Type", "text/plain")], status: 410)
@@ -113,6 +134,31 @@ import Testing
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.contains("--state"))
+  }
+
+  @Test(arguments: [
+    ["--min-interval", "soon", "http://127.0.0.1:9/feed"],
+    ["--max-interval", "0", "http://127.0.0.1:9/feed"],
+    ["--min-interval", "2h", "--max-interval", "1h", "http://127.0.0.1:9/feed"],
+    ["state", "drop"], ["state", "forget"], ["state", "list", "extra"],
+  ])
+  func badStateArgumentsAreUsageErrors(_ arguments: [String]) throws {
+    let state = StateRun()
+    defer { state.remove() }
+    let result = try FeedpullProcess.run(arguments + ["--state", state.statePath])
+    #expect(result.status == 2, "\(arguments): \(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test func aStateFileThatIsNotADatabaseFailsClearly() throws {
+    let state = StateRun()
+    defer { state.remove() }
+    try Data("not a database, just text that is long enough to be a header".utf8)
+      .write(to: URL(fileURLWithPath: state.statePath))
+    let result = try FeedpullProcess.run(["--state", state.statePath, "http://127.0.0.1:9/feed"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains(state.statePath), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
   }
 
   @Test func stateListForgetAndExport() throws {

@@ -24,7 +24,7 @@ enum TemporaryState {
   }
 }
 
-/// The `SubscriptionStore` contract, run against every store.
+/// What every `SubscriptionStore` promises, run against each one.
 @Suite struct SubscriptionStoreSuite {
   static let factories: [StoreFactory] = [.sqlite, .memory]
 
@@ -186,6 +186,7 @@ enum TemporaryState {
 }
 
 /// The state is queried, not loaded whole: picking the due sources of a large state is fast.
+/// A time limit means nothing under ThreadSanitizer (several times slower), so it is off there.
 @Suite struct DuePickTests {
   /// The due query over a large state picks exactly the due sources, whole. How fast it is
   /// (< 100 ms for 1,000 of 100,000) is measured by bench/state.py in a release build: a timing

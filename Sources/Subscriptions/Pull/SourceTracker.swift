@@ -16,12 +16,18 @@ final class SourceTracker: Sendable {
   }
 
   let state: SubscriptionState
+  /// The URL this pull requests (`state.requestURL`, unless another source already does).
+  let requestURL: String
   /// True when this pull sends no validators (the daily unconditional pull).
   let unconditional: Bool
   let progress: TSanVisibleMutex<Progress>
 
-  init(state: SubscriptionState, ledger: [RememberedItem], unconditional: Bool, now: Int64) {
+  init(
+    state: SubscriptionState, requestURL: String, ledger: [RememberedItem], unconditional: Bool,
+    now: Int64
+  ) {
     self.state = state
+    self.requestURL = requestURL
     self.unconditional = unconditional
     progress = TSanVisibleMutex(
       Progress(
@@ -32,7 +38,7 @@ final class SourceTracker: Sendable {
   /// The request this source makes: its current URL, validators unless unconditional, and a
   /// body digest.
   var pullSource: PullSource {
-    var source = PullSource(state.requestURL)
+    var source = PullSource(requestURL)
     if !unconditional {
       source.ifNoneMatch = state.etag
       source.ifModifiedSince = state.lastModified

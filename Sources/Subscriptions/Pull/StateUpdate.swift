@@ -37,9 +37,9 @@ enum StateUpdate {
     observation.expiresAfter = end.expiresAfter
     observation.retryAfter = end.retryAfter
     observation.feedSchedule = end.feedSchedule.map(FeedScheduleHints.init)
-    var random = SystemRandomNumberGenerator()
     let decision = CheckSchedule.next(
-      state: state, observed: observation, now: now, options: options.schedule, random: &random)
+      state: state, observed: observation, now: now, options: options.schedule,
+      jitter: CheckSchedule.randomJitter())
     state.nextCheckAt = decision.nextCheckAt
     state.nextCheckReason = decision.reason
     state.errorsInRow = decision.errorsInRow

@@ -9,20 +9,22 @@ import HTTPWorker
 /// is thus stored only after its record was written and flushed: at least once.
 final class SubscriptionGate: PullRecordSink {
   private let inner: any PullRecordSink
-  private let trackers: [String: SourceTracker]
+  /// By the URL each source requests, which its records carry; with what to tell of a hold.
+  private let trackers = TSanVisibleMutex<[String: (SourceTracker, HoldListener)]>([:])
   private let store: any SubscriptionStore
   private let options: SubscriptionPullOptions
   private let clock: @Sendable () -> Int64
   private let outputFailed: @Sendable () -> Bool
   private let results = TSanVisibleMutex<(ends: [EndRecord], failures: [StoreError])>(([], []))
 
+  /// Told of a host's Retry-After hold as soon as a source's end sets it.
+  typealias HoldListener = @Sendable (_ host: String, _ until: Int64) -> Void
+
   init(
-    inner: any PullRecordSink, trackers: [String: SourceTracker], store: any SubscriptionStore,
-    options: SubscriptionPullOptions, clock: @escaping @Sendable () -> Int64,
-    outputFailed: @escaping @Sendable () -> Bool
+    inner: any PullRecordSink, store: any SubscriptionStore, options: SubscriptionPullOptions,
+    clock: @escaping @Sendable () -> Int64, outputFailed: @escaping @Sendable () -> Bool
   ) {
     self.inner = inner
-    self.trackers = trackers
     self.store = store
     self.options = options
     self.clock = clock
@@ -34,8 +36,29 @@ final class SubscriptionGate: PullRecordSink {
 
   func flush() { inner.flush() }
 
+  /// Adds a source before it starts.
+  func add(_ tracker: SourceTracker, onHold: @escaping HoldListener) {
+    trackers.withLock { $0[tracker.requestURL] = (tracker, onHold) }
+  }
+
+  /// Writes the `end` of a source that is not requested.
+  func writeDeferred(_ end: EndRecord) {
+    results.withLock { $0.ends.append(end) }
+    inner.receive(.end(end))
+    inner.flush()
+  }
+
+  /// A source that could not start because its state could not be read: it ends `deferred`
+  /// (not requested), and the failure is reported with the others.
+  func fail(_ state: SubscriptionState, _ error: StoreError) {
+    results.withLock { $0.failures.append(error) }
+    var end = EndRecord(source: state.source)
+    end.error = PullError(kind: .deferred, message: "the state could not be read: \(error)")
+    writeDeferred(end)
+  }
+
   func receive(_ record: PullRecord) {
-    guard let tracker = trackers[record.source] else {
+    guard let (tracker, onHold) = trackers.withLock({ $0[record.source] }) else {
       inner.receive(record)
       return
     }
@@ -62,7 +85,9 @@ final class SubscriptionGate: PullRecordSink {
         inner.receive(.item(item))
       }
     case .end(let end):
-      finish(end, tracker)
+      finish(end, tracker, onHold)
+      // Its last record: the matcher and its ledger are not needed any more.
+      trackers.withLock { $0[record.source] = nil }
     }
   }
 
@@ -74,7 +99,9 @@ final class SubscriptionGate: PullRecordSink {
     return now
   }
 
-  private func finish(_ received: EndRecord, _ tracker: SourceTracker) {
+  private func finish(
+    _ received: EndRecord, _ tracker: SourceTracker, _ onHold: HoldListener
+  ) {
     let now = clock()
     var end = received
     end.source = tracker.state.source
@@ -93,6 +120,7 @@ final class SubscriptionGate: PullRecordSink {
       inner.flush()
       let update = StateUpdate.after(
         end, tracker: tracker, progress: progress, now: now, options: options)
+      if let hold = update.hostHold { onHold(hold.host, hold.until) }
       if !outputFailed() {
         var outcome = PullOutcome(
           state: update.state, seenItems: progress.matcher.seenThisPull,

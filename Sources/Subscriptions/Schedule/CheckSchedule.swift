@@ -1,6 +1,8 @@
 /// When to look at a source again: a pure function of its state, what this pull observed, the
-/// time and a random source (for the backoff's jitter), so that every rule can be tested as a
-/// table with a fixed clock.
+/// time and a random fraction (the backoff's jitter), so that every rule can be tested as a
+/// table with a fixed clock. The caller draws the fraction (`randomJitter()`): the function takes
+/// a number, not a generator (an `inout` of the zero-sized system generator crashes
+/// ThreadSanitizer's instrumentation, Swift 6.3.1).
 ///
 /// The rules, in order:
 /// - 429 or 503: rate limiting, not a failure (`errors_in_row` unchanged). A Retry-After is
@@ -16,8 +18,9 @@
 public enum CheckSchedule {
   public static func next(
     state: SubscriptionState, observed: PullObservation, now: Int64,
-    options: ScheduleOptions, random: inout some RandomNumberGenerator
+    options: ScheduleOptions, jitter: Double
   ) -> ScheduleDecision {
+    let jitter = min(max(jitter, 1 - jitterSpread), 1 + jitterSpread)
     var decision = ScheduleDecision(
       nextCheckAt: now, reason: .default, errorsInRow: state.errorsInRow, gone: state.gone,
       hostHoldUntil: nil)
@@ -35,7 +38,7 @@ public enum CheckSchedule {
         decision.nextCheckAt = max(hold, now + options.minInterval)
         decision.reason = .retryAfter
       } else {
-        decision.nextCheckAt = now + backoff(regular.seconds, step: 1, options, &random)
+        decision.nextCheckAt = now + backoff(regular.seconds, step: 1, options, jitter: jitter)
         decision.reason = .errorBackoff
       }
       return decision
@@ -50,7 +53,7 @@ public enum CheckSchedule {
     if observed.failed {
       decision.errorsInRow += 1
       decision.nextCheckAt =
-        now + backoff(regular.seconds, step: decision.errorsInRow, options, &random)
+        now + backoff(regular.seconds, step: decision.errorsInRow, options, jitter: jitter)
       decision.reason = .errorBackoff
       return decision
     }
@@ -66,6 +69,15 @@ public enum CheckSchedule {
       decision.reason = .skipHours
     }
     return decision
+  }
+
+  /// Backoff delays vary by this fraction either way, so that sources that failed together do
+  /// not all come back in the same second.
+  public static let jitterSpread = 0.1
+
+  /// A jitter fraction for `next`, uniform in 1 ± `jitterSpread`.
+  public static func randomJitter() -> Double {
+    Double.random(in: (1 - jitterSpread)...(1 + jitterSpread))
   }
 
   /// The interval of a healthy source, clamped, and the rule that gave it.
@@ -88,14 +100,13 @@ public enum CheckSchedule {
     return (min(max(chosen.seconds, options.minInterval), options.maxInterval), chosen.reason)
   }
 
-  /// `base × 2^(step−1)`, ±10% jitter, capped at the maximum interval.
-  static func backoff(
-    _ base: Int64, step: Int, _ options: ScheduleOptions,
-    _ random: inout some RandomNumberGenerator
-  ) -> Int64 {
+  /// `base × 2^(step−1)`, times `jitter` (0.9–1.1), capped at the maximum interval.
+  static func backoff(_ base: Int64, step: Int, _ options: ScheduleOptions, jitter: Double)
+    -> Int64
+  {
     let doublings = min(max(step - 1, 0), 40)
     let raw = min(Double(base) * Double(1 << doublings), Double(options.maxInterval))
-    let jittered = raw * Double.random(in: 0.9...1.1, using: &random)
+    let jittered = raw * jitter
     return min(Int64(jittered.rounded()), options.maxInterval)
   }
 
