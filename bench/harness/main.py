@@ -27,6 +27,7 @@ import first_item  # noqa: E402
 import idle  # noqa: E402
 import parse_throughput  # noqa: E402
 import peak_memory  # noqa: E402
+import unchanged  # noqa: E402
 from common import progress  # noqa: E402
 
 SECTIONS = {
@@ -35,6 +36,7 @@ SECTIONS = {
     "first-item": first_item.run,
     "fetch-many": fetch_many.run,
     "idle": idle.run,
+    "unchanged": unchanged.run,
 }
 
 
