@@ -57,10 +57,19 @@ final class FeedDocumentBuilder {
   var channelITunesAuthor: FeedPerson?
   @exclusivity(unchecked) var item: ItemDraft?
   @exclusivity(unchecked) var person: PersonDraft?
-  /// What the namespace readers remember about the record being read; the channel's waits in
-  /// `channelScope` while an item is read.
-  @exclusivity(unchecked) var scope = NamespaceScope(isItem: false)
-  private var channelScope = NamespaceScope(isItem: false)
+  /// What the namespace readers remember about the record being read: the channel's, or the
+  /// current item's (two places rather than a swap, which copied the scope twice an item).
+  @exclusivity(unchecked) var channelScope = NamespaceScope(isItem: false)
+  @exclusivity(unchecked) var itemScope = NamespaceScope(isItem: true)
+  private let itemExtrasBuffer = ItemExtrasBuffer()
+  var scope: NamespaceScope {
+    _read {
+      if item == nil { yield channelScope } else { yield itemScope }
+    }
+    _modify {
+      if item == nil { yield &channelScope } else { yield &itemScope }
+    }
+  }
   @exclusivity(unchecked) var extensionCapture: ExtensionCapture?
   /// The item's `source` element while it is read (Atom: a container of title and links).
   @exclusivity(unchecked) var originDepth: Int?
@@ -275,7 +284,12 @@ final class FeedDocumentBuilder {
       }
       return
     }
-    scope.endElement(depth: depth)
+    // Directly, not through `scope`: an accessor's coroutine per end tag showed in the profile.
+    if item != nil {
+      itemScope.endElement(depth: depth)
+    } else {
+      channelScope.endElement(depth: depth)
+    }
     if depth == originDepth { originDepth = nil }
     if depth == imageDepth { imageDepth = nil }
     if person?.depth == depth { finishPerson() }
@@ -357,10 +371,9 @@ final class FeedDocumentBuilder {
       ignoredDepth = depth
     case .item:
       if item == nil {
-        item = ItemDraft(index: itemCount, depth: depth)
+        item = ItemDraft(index: itemCount, depth: depth, extrasBuffer: itemExtrasBuffer)
         if let about = attributes.value("about"), !about.isEmpty { item!.item.id = about }
-        channelScope = scope
-        scope = NamespaceScope(isItem: true)
+        itemScope = NamespaceScope(isItem: true)
       }
     case .author, .contributor:
       if person == nil {
@@ -372,7 +385,7 @@ final class FeedDocumentBuilder {
       startOrigin(attributes)
     case .inReplyTo:
       if item != nil {
-        item!.item.inReplyTo.append(
+        item!.extras.inReplyTo.append(
           FeedReplyReference(
             ref: attributes.value("ref").flatMap(Self.nonEmpty),
             href: attributes.value("href").flatMap(Self.nonEmpty).map(resolve),
@@ -437,8 +450,7 @@ final class FeedDocumentBuilder {
     if draft.item.authors.isEmpty, let fallback = draft.iTunesAuthor {
       draft.item.authors.append(fallback)
     }
-    NamespaceFallbacks.complete(&draft.item)
-    scope = channelScope
+    draft.finish()
     if !channelSent { sendChannel() }
     itemCount += 1
     emit(.item(draft.item))
