@@ -61,6 +61,7 @@ enum ITunesFields {
   ) {
     let trimmed = text.trimmingSpaces()
     guard !trimmed.isEmpty else { return }
+    let keywords = element == .keywords ? ListText.commaSeparated(trimmed) : []
     record.withITunes { itunes in
       switch element {
       case .name:
@@ -76,11 +77,7 @@ enum ITunesFields {
       case .type: itunes.type = trimmed
       case .newFeedURL: itunes.newFeedURL = scope.resolve(trimmed)
       case .keywords:
-        for keyword in trimmed.split(separator: ",") {
-          let word = String(keyword).trimmingSpaces()
-          guard !word.isEmpty else { continue }
-          if !itunes.keywords.contains(word) { itunes.keywords.append(word) }
-        }
+        for word in keywords where !itunes.keywords.contains(word) { itunes.keywords.append(word) }
       case .title: itunes.title = trimmed
       case .subtitle: itunes.subtitle = text
       case .summary: itunes.summary = text
@@ -97,10 +94,8 @@ enum ITunesFields {
       case .owner, .image, .category: break
       }
     }
-    if element == .keywords {
-      for keyword in trimmed.split(separator: ",") {
-        record.addCategory(String(keyword), scheme: tagScheme, label: nil, isCore: false)
-      }
+    for word in keywords {
+      record.addCategory(word, scheme: tagScheme, label: nil, isCore: false)
     }
   }
 

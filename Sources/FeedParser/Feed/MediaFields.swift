@@ -129,9 +129,8 @@ enum MediaFields {
         media.description = text
         media.descriptionType = type
       case .keywords:
-        for keyword in trimmed.split(separator: ",") {
-          let word = String(keyword).trimmingSpaces()
-          if !word.isEmpty && !media.keywords.contains(word) { media.keywords.append(word) }
+        for word in ListText.commaSeparated(trimmed) where !media.keywords.contains(word) {
+          media.keywords.append(word)
         }
       case .category where !trimmed.isEmpty:
         let tag = FeedTag(
@@ -160,10 +159,7 @@ enum MediaFields {
         media.copyright = trimmed
       case .tags where !trimmed.isEmpty:
         var community = media.community ?? MediaInfo.Community()
-        for tag in trimmed.split(separator: ",") {
-          let word = String(tag).trimmingSpaces()
-          if !word.isEmpty { community.tags.append(word) }
-        }
+        community.tags += ListText.commaSeparated(trimmed)
         media.community = community
       default:
         break
