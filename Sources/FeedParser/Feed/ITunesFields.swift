@@ -28,6 +28,7 @@ enum ITunesFields {
     _ element: ITunesElement, _ attributes: XMLAttributes, _ record: inout Record,
     _ scope: inout NamespaceScope
   ) -> FieldStart {
+    let base = scope.base
     switch element {
     case .owner:
       scope.iTunesOwnerDepth = scope.depth
@@ -40,7 +41,9 @@ enum ITunesFields {
         let reference = (attributes.value("href") ?? attributes.value("url")).flatMap(
           Record.nonEmpty)
       else { return .ignore }
-      record.withITunes { if $0.image == nil { $0.image = scope.resolve(reference) } }
+      record.withITunes {
+        if $0.image == nil { $0.image = NamespaceScope.resolve(reference, against: base) }
+      }
       return .ignore
     case .category:
       let term = attributes.value("text")?.trimmingSpaces() ?? ""
@@ -59,6 +62,7 @@ enum ITunesFields {
   static func text<Record: NamespacedRecord>(
     _ element: ITunesElement, _ text: String, _ record: inout Record, _ scope: inout NamespaceScope
   ) {
+    let base = scope.base
     let trimmed = text.trimmingSpaces()
     guard !trimmed.isEmpty else { return }
     let keywords = element == .keywords ? ListText.commaSeparated(trimmed) : []
@@ -75,7 +79,7 @@ enum ITunesFields {
       case .complete: itunes.complete = yesNo(trimmed)
       case .closedCaptioned: itunes.closedCaptioned = yesNo(trimmed)
       case .type: itunes.type = trimmed
-      case .newFeedURL: itunes.newFeedURL = scope.resolve(trimmed)
+      case .newFeedURL: itunes.newFeedURL = NamespaceScope.resolve(trimmed, against: base)
       case .keywords:
         for word in keywords where !itunes.keywords.contains(word) { itunes.keywords.append(word) }
       case .title: itunes.title = trimmed

@@ -33,9 +33,14 @@ struct NamespaceScope {
   init(isItem: Bool) { self.isItem = isItem }
 
   func resolve(_ reference: String) -> String {
+    Self.resolve(reference, against: base)
+  }
+
+  /// `resolve` for closures, which should capture the base rather than copy the whole scope.
+  static func resolve(_ reference: String, against base: String?) -> String {
     // Nearly every URL of a podcast's namespaced elements is absolute: answer those without
     // the resolver's trimming and scanning (the same answer: an absolute reference is itself).
-    if Self.isPlainHTTPURL(reference) { return reference }
+    if isPlainHTTPURL(reference) { return reference }
     return URIResolver.resolve(reference, against: base)
   }
 
