@@ -1,8 +1,9 @@
 import FeedParser
 
-/// The fields of the contract's extension section ("More core fields" and "Namespaced
-/// objects"), written after the core ones of each record. Apart from the core encoder so that
-/// the hot path of a plain feed reads as before: each of these is one nil test when absent.
+/// The newer fields of the output format (publisher, contributors, tags, origin, comments and
+/// the namespaced objects: docs/namespaces.md), written after the core ones of each record.
+/// Apart from the core encoder so that the hot path of a plain feed reads as before: a record
+/// without any of them costs one test.
 extension JSONLinesEncoding {
   static func writeExtensionFields(_ channel: FeedChannel, to object: inout JSONLineBuffer) {
     guard !channel.extensionFields.isBlank else {
