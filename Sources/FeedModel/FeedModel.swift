@@ -85,21 +85,10 @@ public struct FeedChannel: Sendable, Equatable {
   public var categories: [String] = []
   /// How often the feed says it changes; nil when it says nothing.
   public var schedule: FeedSchedule?
-  /// Who publishes the feed: RSS `webMaster`, `dc:publisher`, `itunes:owner`.
-  public var publisher: FeedPerson?
-  public var contributors: [FeedPerson] = []
-  /// WebSub hubs that push the feed's updates (`link rel="hub"`).
+  /// WebSub hubs that push the feed's updates (`link rel="hub"`, JSON Feed `hubs`).
   public var hubs: [String] = []
-  /// Categories with their schemes and labels, when any has one (see `FeedTag`).
-  public var tags: [FeedTag] = []
-  public var itunes: ITunesInfo?
-  public var podcast: PodcastInfo?
-  public var media: MediaInfo?
-  public var geo: GeoGeometry?
-  public var youtube: YouTubeInfo?
-  public var extensions = FeedExtensions()
-  /// True when extension text past the bound per record was dropped.
-  public var extensionsTruncated = false
+  /// The fields of the extension section, out of line (see `OutOfLine`).
+  package var extensionFields = OutOfLine<FeedChannelExtensionFields>()
   /// True when a JSON Feed says it will never update again: a reader can stop pulling it.
   public var expired = false
   public init(version: FeedVersion) { self.version = version }
@@ -122,26 +111,10 @@ public struct FeedItem: Sendable, Equatable {
   public var categories: [String] = []
   public var enclosures: [FeedEnclosure] = []
   public var comments: String?
-  public var contributors: [FeedPerson] = []
-  public var rights: String?
-  /// The item's own picture: itunes:image, else the first media:thumbnail.
+  /// The item's own picture: itunes:image, else the first media:thumbnail (JSON Feed `image`).
   public var image: String?
-  public var origin: FeedOrigin?
-  /// The feed of the item's comments (wfw:commentRss, Atom `rel="replies"`).
-  public var commentsFeed: String?
-  public var commentsCount: Int?
-  public var inReplyTo: [FeedReplyReference] = []
-  /// Categories with their schemes and labels, when any has one (see `FeedTag`).
-  public var tags: [FeedTag] = []
-  public var itunes: ITunesInfo?
-  public var podcast: PodcastInfo?
-  public var media: MediaInfo?
-  public var geo: GeoGeometry?
-  public var chapters: PodloveChapters?
-  public var youtube: YouTubeInfo?
-  public var extensions = FeedExtensions()
-  /// True when extension text past the bound per record was dropped.
-  public var extensionsTruncated = false
+  /// The fields of the extension section, out of line (see `OutOfLine`).
+  package var extensionFields = OutOfLine<FeedItemExtensionFields>()
   /// The item's language when it differs from the feed's (JSON Feed 1.1 items carry one).
   public var language: String?
   /// The summary and the content are most of a feed's bytes. They stay the UTF-8 that the

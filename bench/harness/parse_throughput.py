@@ -16,6 +16,7 @@ from common import (Stats, count_item_lines, exit_note, print_table, progress,
 FORMATS = (("rss20", "RSS 2.0"), ("atom10", "Atom 1.0"), ("rss10", "RSS 1.0"))
 SIZES = ((1_000_000, "1 MB"), (100_000_000, "100 MB"))
 TARGET_RATIO = 0.7  # issue 5: feedpull >= 0.7x the C baseline on 100 MB RSS 2.0 and Atom
+PODCAST_RATIO = 0.7  # issue 14: a 100 MB podcast feed at >= 0.7x feedpull's own RSS 2.0 figure
 FEEDPARSER_MAX_BYTES = 10_000_000
 RUN_TIMEOUT = 180  # feedparser takes ~45 s for 100 MB (--slow-peers)  # feedparser needs ~40 s for 100 MB; --slow-peers lifts this
 
@@ -137,6 +138,7 @@ def run(ctx):
                         target += "; faster than sfeed: %s" % verdict(seconds.median < sfeed)
                 rows.append([label, tool.name + exit_note(runs), throughput.format(1),
                              seconds.format(3), "%.2f×" % ratio, str(items[tool.name]), target])
+    rows += podcast_rows(ctx, all_tools[0], rss20_seconds(rows))
     same = []
     for fmt, fmt_name in FORMATS:
         differences = compare_records(ctx, ctx.input_file(fmt, SIZES[0][0]))
@@ -153,3 +155,37 @@ def run(ctx):
                  "TSV lines). Medians of %d runs, min–max in brackets." % ctx.runs)
     print_table("1. Parse throughput: `feedpull --format jsonl FILE > /dev/null`",
                 ["input", "tool", "MB/s", "seconds", "vs C", "items", "target"], rows, notes)
+
+
+def rss20_seconds(rows):
+    """feedpull's median seconds on 100 MB RSS 2.0, from the rows above (None if not run)."""
+    for row in rows:
+        if row[0] == "RSS 2.0 100 MB" and row[1].startswith("feedpull") and row[3]:
+            try:
+                return float(row[3].split()[0])
+            except ValueError:
+                return None
+    return None
+
+
+def podcast_rows(ctx, feedpull, rss20_median):
+    """issue 14: the same items as RSS 2.0 with iTunes and Podcasting 2.0 tags on every item,
+    feedpull only (the C baseline reads no namespaces), against feedpull's RSS 2.0 figure."""
+    path = ctx.input_file("podcast", 100_000_000)
+    actual = os.path.getsize(path)
+    progress("parse podcast 100 MB: feedpull")
+    with open(os.devnull, "rb") as stdin:
+        items, _ = count_item_lines(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT)
+    runs = []
+    for _ in range(ctx.runs):
+        with open(os.devnull, "rb") as stdin:
+            runs.append(run_measured(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT))
+    seconds = Stats(m.wall for m in runs)
+    throughput = Stats(actual / 1e6 / m.wall for m in runs)
+    target = ""
+    if rss20_median:
+        ratio = (actual / seconds.median) / (100_000_000 / rss20_median)
+        target = "≥ %.1f× feedpull RSS 2.0: %s (%.2f×)" % (
+            PODCAST_RATIO, verdict(ratio >= PODCAST_RATIO), ratio)
+    return [["podcast 100 MB", "feedpull" + exit_note(runs), throughput.format(1),
+             seconds.format(3), "", str(items), target]]

@@ -13,6 +13,7 @@ enum ChapterFields {
     _ element: ChapterElement, _ attributes: XMLAttributes, _ record: inout Record,
     _ scope: inout NamespaceScope
   ) -> FieldStart {
+    let base = scope.base
     switch element {
     case .chapters:
       guard scope.isItem, !scope.chaptersSeen else { return .ignore }
@@ -29,8 +30,12 @@ enum ChapterFields {
         PodloveChapters.Chapter(
           start: attributes.value("start").flatMap(startTime),
           title: attributes.value("title").flatMap(Record.nonEmpty),
-          href: attributes.value("href").flatMap(Record.nonEmpty).map(scope.resolve),
-          image: attributes.value("image").flatMap(Record.nonEmpty).map(scope.resolve)))
+          href: attributes.value("href").flatMap(Record.nonEmpty).map {
+            NamespaceScope.resolve($0, against: base)
+          },
+          image: attributes.value("image").flatMap(Record.nonEmpty).map {
+            NamespaceScope.resolve($0, against: base)
+          }))
       record.podloveChapters = chapters
       return .ignore
     }

@@ -18,21 +18,27 @@ final class FeedDocumentBuilder {
 
   private let documentURL: String?
   let limits: StreamingFeedParser.Limits
-  private let emit: (FeedEvent) -> Void
+  let emit: (FeedEvent) -> Void
   private(set) var context: xmlParserCtxtPtr?
 
   // Outcome.
   @exclusivity(unchecked) private(set) var rootState = RootState.none
-  @exclusivity(unchecked) private(set) var rootClosed = false
-  @exclusivity(unchecked) private(set) var wellformed = true
-  private(set) var firstError: String?
+  @exclusivity(unchecked) var rootClosed = false
+  @exclusivity(unchecked) var wellformed = true
+  var firstError: String?
   /// Set when we stopped libxml2: nesting or entities past a limit, or a root that is no feed.
   @exclusivity(unchecked) private(set) var stopFailure: FeedParseFailure?
   /// The stop was libxml2's fatal error (before the root, `outcome` says what the body was).
-  private(set) var stoppedAtFatalError = false
+  var stoppedAtFatalError = false
+  /// A stray end tag was matched to an open element by libxml2's recovery.
+  var mismatchedEndTag = false
+  /// Text or elements followed the root's end tag.
+  var contentAfterRoot = false
+  /// Reading what follows the root element.
+  @exclusivity(unchecked) var epilog: EpilogScanner?
   /// Set before libxml2 is told the document is over: errors from then on are about its end.
   var documentEnded = false
-  @exclusivity(unchecked) private(set) var itemCount = 0
+  @exclusivity(unchecked) var itemCount = 0
 
   // Where the parse is.
   @exclusivity(unchecked) private(set) var depth = 0
@@ -44,23 +50,27 @@ final class FeedDocumentBuilder {
   @exclusivity(unchecked) private var imageDepth: Int?
   @exclusivity(unchecked) var capture: TextCapture?
   @exclusivity(unchecked) var textBuffer: [UInt8] = []
-  @exclusivity(unchecked) private var elementCache: [ElementKey: FieldRoute] = [:]
-  /// Direct-mapped in front of `elementCache`: hashing every start tag's key (SipHash) cost
-  /// more than a percent of a parse, and a feed has a few dozen distinct elements (256 slots
-  /// keep two of them from sharing one and evicting each other item after item).
-  @exclusivity(unchecked) private var recentElements = [(key: ElementKey, element: FieldRoute)?](
-    repeating: nil, count: 256)
+  @exclusivity(unchecked) private var routes = ElementRouteCache()
 
   // What is being built.
   @exclusivity(unchecked) var channel = FeedChannel(version: .rss)
-  @exclusivity(unchecked) private var channelSent = false
+  @exclusivity(unchecked) var channelSent = false
   var channelITunesAuthor: FeedPerson?
   @exclusivity(unchecked) var item: ItemDraft?
   @exclusivity(unchecked) var person: PersonDraft?
-  /// What the namespace readers remember about the record being read; the channel's waits in
-  /// `channelScope` while an item is read.
-  @exclusivity(unchecked) var scope = NamespaceScope(isItem: false)
-  private var channelScope = NamespaceScope(isItem: false)
+  /// What the namespace readers remember about the record being read: the channel's, or the
+  /// current item's (two places rather than a swap, which copied the scope twice an item).
+  @exclusivity(unchecked) var channelScope = NamespaceScope(isItem: false)
+  @exclusivity(unchecked) var itemScope = NamespaceScope(isItem: true)
+  private let itemExtrasBuffer = ItemExtrasBuffer()
+  var scope: NamespaceScope {
+    _read {
+      if item == nil { yield channelScope } else { yield itemScope }
+    }
+    _modify {
+      if item == nil { yield &channelScope } else { yield &itemScope }
+    }
+  }
   @exclusivity(unchecked) var extensionCapture: ExtensionCapture?
   /// The item's `source` element while it is read (Atom: a container of title and links).
   @exclusivity(unchecked) var originDepth: Int?
@@ -96,107 +106,6 @@ final class FeedDocumentBuilder {
     }
   }
 
-  /// True when the root element closed only because libxml2's recovery matched a stray end tag
-  /// to an open element, and more elements followed: they were never read. (One stray `</b>`
-  /// in an item only shifts the nesting, so that the last `</rss>` is left over: harmless.)
-  var rootClosedEarly: Bool {
-    mismatchedEndTag && (contentAfterRoot || epilog?.sawStartTag == true)
-  }
-  private var mismatchedEndTag = false
-  private var contentAfterRoot = false
-
-  /// Reading what follows the root element.
-  @exclusivity(unchecked) private(set) var epilog: EpilogScanner?
-  var isReadingEpilog: Bool { epilog != nil }
-
-  /// The bytes after the root element, already through the repair steps.
-  func scanEpilog(_ bytes: UnsafeRawBufferPointer) {
-    epilog?.scan(bytes)
-  }
-
-  func finishEpilog() {
-    guard epilog != nil else { return }
-    epilog!.finish()
-    if epilog!.sawJunk {
-      wellformed = false
-      if firstError == nil { firstError = "content after the root element" }
-    }
-  }
-
-  /// The root's end tag was just parsed: take over the rest of libxml2's buffer, then stop it
-  /// (`EpilogScanner` says why).
-  private func beginEpilog() {
-    guard let context else { return }
-    var scanner = EpilogScanner()
-    if let input = context.pointee.input, let current = input.pointee.cur,
-      let end = input.pointee.end, end > current
-    {
-      scanner.scan(UnsafeRawBufferPointer(start: current, count: end - current))
-    }
-    // With an encoder, libxml2 converts lazily: what it has not converted yet waits in the raw
-    // buffer, still in the document's (ASCII-compatible) encoding, and comes next.
-    if let raw = context.pointee.input?.pointee.buf?.pointee.raw, xmlBufUse(raw) > 0,
-      let content = xmlBufContent(raw)
-    {
-      scanner.scan(UnsafeRawBufferPointer(start: content, count: xmlBufUse(raw)))
-    }
-    epilog = scanner
-    xmlStopParser(context)
-  }
-
-  /// A fatal error stops the parse unless libxml2's recovery from it is known to be local and
-  /// the same for every chunking. Past most fatal errors, what libxml2 2.9.14's push parser
-  /// reads next depends on where the chunks were cut (the fuzzer found documents whose later
-  /// elements differed whole and byte by byte), so the same feed would give different items
-  /// depending on the network; stopping there keeps the items before the error and makes the
-  /// outcome a property of the bytes. The contract calls such a document `xml`.
-  func xmlError(message: String, code: Int, isFatal: Bool) {
-    wellformed = false
-    let error = xmlParserErrors(UInt32(code))
-    if isFatal && !rootClosed && !Self.recoversLocally(from: error) {
-      if firstError == nil { firstError = message.trimmingSpaces() }
-      stoppedAtFatalError = stopFailure == nil
-      stop(
-        .xml,
-        documentEnded
-          ? "the document ended before its root element closed: \(firstError!)" : firstError!)
-      return
-    }
-    switch error {
-    case XML_ERR_TAG_NAME_MISMATCH where !rootClosed: mismatchedEndTag = true
-    case XML_ERR_DOCUMENT_END where rootClosed:
-      // libxml2 raises this with its input at the left-over text, before halting.
-      if let input = context?.pointee.input, let current = input.pointee.cur,
-        let end = input.pointee.end, end - current >= 2
-      {
-        contentAfterRoot = !(current[0] == UInt8(ascii: "<") && current[1] == UInt8(ascii: "/"))
-      }
-    default: break
-    }
-    // libxml2 2.9.14 reports a document cut off inside its root as "Extra content at the
-    // end of the document" once it is told the end came: not a fault to show the reader of
-    // "the document ended before its root element closed".
-    if error == XML_ERR_DOCUMENT_END && documentEnded && !rootClosed { return }
-    // Without the line: libxml2's push parser can notice the same damage a few lines apart
-    // depending on the chunking (a fuzzer find), and the result must not depend on it.
-    if firstError == nil { firstError = message.trimmingSpaces() }
-  }
-
-  /// Fatal errors whose recovery continues at a point fixed by the bytes alone:
-  /// - a stray or mismatched end tag (HTML in an item's text: `a<br>b`) is matched to an open
-  ///   element once the whole end tag is read;
-  /// - the document ending inside an open element or before a root is raised only when the
-  ///   last chunk is pushed, and `outcome()` reports it with a clearer message.
-  private static func recoversLocally(from error: xmlParserErrors) -> Bool {
-    switch error {
-    case XML_ERR_TAG_NAME_MISMATCH, XML_ERR_TAG_NOT_FINISHED, XML_ERR_DOCUMENT_EMPTY,
-      XML_ERR_DOCUMENT_END:
-      return true
-    default:
-      return false
-    }
-  }
-
   func startElement(
     localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
     uri: UnsafePointer<xmlChar>?, namespaces: UnsafeBufferPointer<UnsafePointer<xmlChar>?>,
@@ -223,7 +132,8 @@ final class FeedDocumentBuilder {
     if attributes.count > 0, let base = attributes.value("base", inXMLNamespace: true) {
       baseStack.append((depth, URIResolver.resolve(base, against: currentBase)))
     }
-    let element = lookUp(localname: localname, prefix: prefix, uri: uri)
+    let element = routes.route(localname: localname, prefix: prefix, uri: uri)
+    if rdfVersionPending && depth > 1 { noteRDFChild(uri: uri.map { String(cString: $0) }) }
     if depth == 1 {
       guard case .core(let element) = element else {
         startRoot(.unknown, uri: uri, attributes: attributes)
@@ -275,7 +185,12 @@ final class FeedDocumentBuilder {
       }
       return
     }
-    scope.endElement(depth: depth)
+    // Directly, not through `scope`: an accessor's coroutine per end tag showed in the profile.
+    if item != nil {
+      itemScope.endElement(depth: depth)
+    } else {
+      channelScope.endElement(depth: depth)
+    }
     if depth == originDepth { originDepth = nil }
     if depth == imageDepth { imageDepth = nil }
     if person?.depth == depth { finishPerson() }
@@ -357,10 +272,9 @@ final class FeedDocumentBuilder {
       ignoredDepth = depth
     case .item:
       if item == nil {
-        item = ItemDraft(index: itemCount, depth: depth)
+        item = ItemDraft(index: itemCount, depth: depth, extrasBuffer: itemExtrasBuffer)
         if let about = attributes.value("about"), !about.isEmpty { item!.item.id = about }
-        channelScope = scope
-        scope = NamespaceScope(isItem: true)
+        itemScope = NamespaceScope(isItem: true)
       }
     case .author, .contributor:
       if person == nil {
@@ -372,7 +286,7 @@ final class FeedDocumentBuilder {
       startOrigin(attributes)
     case .inReplyTo:
       if item != nil {
-        item!.item.inReplyTo.append(
+        item!.extras.inReplyTo.append(
           FeedReplyReference(
             ref: attributes.value("ref").flatMap(Self.nonEmpty),
             href: attributes.value("href").flatMap(Self.nonEmpty).map(resolve),
@@ -418,53 +332,6 @@ final class FeedDocumentBuilder {
     assign(capture, text: text)
   }
 
-  private func sendChannel() {
-    channelSent = true
-    if channel.authors.isEmpty, let fallback = channelITunesAuthor {
-      channel.authors.append(fallback)
-    }
-    NamespaceFallbacks.complete(&channel)
-    emit(.channel(channel))
-  }
-
-  private func finishItem() {
-    guard var draft = item.take() else { return }
-    if draft.item.link == nil, let guid = draft.guid, draft.guidIsPermalink,
-      Self.looksLikeURL(guid)
-    {
-      draft.item.link = guid
-    }
-    if draft.item.authors.isEmpty, let fallback = draft.iTunesAuthor {
-      draft.item.authors.append(fallback)
-    }
-    NamespaceFallbacks.complete(&draft.item)
-    scope = channelScope
-    if !channelSent { sendChannel() }
-    itemCount += 1
-    emit(.item(draft.item))
-  }
-
-  /// An absolute http(s) URL: what a guid must be to stand in for a missing link.
-  private static func looksLikeURL(_ text: String) -> Bool {
-    let lowered = text.lowercased()
-    return (lowered.hasPrefix("http://") || lowered.hasPrefix("https://"))
-      && !text.contains(" ")
-  }
-
-  private func finishPerson() {
-    guard var draft = person.take() else { return }
-    if draft.person.name == nil && draft.person.email == nil && draft.person.uri == nil {
-      let text = String(decoding: draft.text, as: UTF8.self)
-      guard let parsed = PersonTextParser.person(from: text) else { return }
-      draft.person = parsed
-    }
-    if draft.isContributor {
-      addContributor(draft.person)
-    } else {
-      addAuthor(draft.person)
-    }
-  }
-
   // MARK: Helpers
 
   var currentBase: String? { baseStack.last?.uri ?? documentURL }
@@ -489,47 +356,5 @@ final class FeedDocumentBuilder {
     guard stopFailure == nil else { return }
     stopFailure = FeedParseFailure(kind: kind, message: message)
     if let context { xmlStopParser(context) }
-  }
-
-  private struct ElementKey: Hashable {
-    let localname: UnsafeRawPointer
-    let uri: UnsafeRawPointer?
-    let prefix: UnsafeRawPointer?
-
-    /// A slot of `recentElements`: a multiplicative hash of the addresses (libxml2 packs
-    /// interned names end to end, so low bits alone collide).
-    var slot: Int {
-      let bits = UInt64(UInt(bitPattern: localname)) ^ UInt64(UInt(bitPattern: uri)) &<< 1
-      return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 56)
-    }
-  }
-
-  /// libxml2 interns names in the context's dictionary, so a name's address identifies it for
-  /// the whole parse: each distinct element is classified once.
-  private func lookUp(
-    localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
-    uri: UnsafePointer<xmlChar>?
-  ) -> FieldRoute {
-    let key = ElementKey(
-      localname: UnsafeRawPointer(localname), uri: uri.map(UnsafeRawPointer.init),
-      prefix: uri == nil ? prefix.map(UnsafeRawPointer.init) : nil)
-    let slot = key.slot
-    if let recent = recentElements[slot], recent.key == key {
-      if rdfVersionPending { noteRDFChild(uri: uri.map { String(cString: $0) }) }
-      return recent.element
-    }
-    if let element = elementCache[key] {
-      recentElements[slot] = (key, element)
-      if rdfVersionPending { noteRDFChild(uri: uri.map { String(cString: $0) }) }
-      return element
-    }
-    let uriText = uri.map { String(cString: $0) }
-    if rdfVersionPending && depth > 1 { noteRDFChild(uri: uriText) }
-    let namespace = FeedNamespace.classify(uri: uriText, prefix: prefix.map { String(cString: $0) })
-    let element = FeedElementTable.route(
-      namespace: namespace, localName: String(cString: localname))
-    elementCache[key] = element
-    recentElements[slot] = (key, element)
-    return element
   }
 }

@@ -8,7 +8,7 @@ extension FeedDocumentBuilder {
     case .title:
       guard !isInImage else { return }
       if originDepth != nil {
-        item?.item.origin?.title = trimmed
+        item?.extras.origin?.title = trimmed
       } else if item != nil {
         item!.item.title = trimmed
         item!.item.titleType = capture.type
@@ -64,9 +64,9 @@ extension FeedDocumentBuilder {
     case .language:
       if item == nil { channel.language = trimmed }
     case .rights:
-      if item != nil { item!.item.rights = text } else { channel.rights = text }
+      if item != nil { item!.extras.rights = text } else { channel.rights = text }
     case .source:
-      item?.item.origin?.title = trimmed
+      item?.extras.origin?.title = trimmed
     case .icon:
       if item == nil { channel.icon = resolve(trimmed) }
     case .logo:
@@ -89,7 +89,7 @@ extension FeedDocumentBuilder {
       guard let parsed = PersonTextParser.person(from: trimmed) else { return }
       if item != nil {
         item!.iTunesAuthor = parsed
-        item!.item.withITunes { $0.author = trimmed }
+        item!.withITunes { $0.author = trimmed }
       } else {
         channelITunesAuthor = parsed
         channel.withITunes { $0.author = trimmed }
@@ -109,11 +109,11 @@ extension FeedDocumentBuilder {
     case .comments:
       if item != nil { item!.item.comments = resolve(trimmed) }
     case .commentsFeed:
-      if item != nil && item!.item.commentsFeed == nil {
-        item!.item.commentsFeed = resolve(trimmed)
+      if item != nil && item!.extras.commentsFeed == nil {
+        item!.extras.commentsFeed = resolve(trimmed)
       }
     case .commentsCount:
-      if item != nil, let count = Int(trimmed) { item!.item.commentsCount = count }
+      if item != nil, let count = Int(trimmed) { item!.extras.commentsCount = count }
     default:
       break
     }
@@ -145,7 +145,7 @@ extension FeedDocumentBuilder {
 
   func addContributor(_ person: FeedPerson) {
     if item != nil {
-      item!.item.contributors.append(person)
+      item!.extras.contributors.append(person)
     } else {
       channel.contributors.append(person)
     }
@@ -155,7 +155,7 @@ extension FeedDocumentBuilder {
   /// dc:subject): a plain term, and a tag when it has a scheme or label.
   func addCategory(_ term: String, scheme: String? = nil, label: String? = nil) {
     if item != nil {
-      item!.item.addCategory(term, scheme: scheme, label: label, isCore: true)
+      item!.addCategory(term, scheme: scheme, label: label, isCore: true)
     } else {
       channel.addCategory(term, scheme: scheme, label: label, isCore: true)
     }
@@ -173,7 +173,8 @@ extension FeedDocumentBuilder {
       return
     }
     originURLIsSelf = false
-    item!.item.origin = FeedOrigin(url: attributes.value("url").flatMap(Self.nonEmpty).map(resolve))
+    item!.extras.origin = FeedOrigin(
+      url: attributes.value("url").flatMap(Self.nonEmpty).map(resolve))
     if isAtom {
       originDepth = depth
     } else {
@@ -216,10 +217,10 @@ extension FeedDocumentBuilder {
     if originDepth != nil {
       guard !href.isEmpty else { return }
       if rel == "self" && !originURLIsSelf {
-        item?.item.origin?.url = href
+        item?.extras.origin?.url = href
         originURLIsSelf = true
-      } else if rel == "alternate" && item?.item.origin?.url == nil {
-        item?.item.origin?.url = href
+      } else if rel == "alternate" && item?.extras.origin?.url == nil {
+        item?.extras.origin?.url = href
       }
       return
     }
@@ -235,7 +236,7 @@ extension FeedDocumentBuilder {
           length: length))
       guard !href.isEmpty else { return }
       if rel == "alternate" && isHTML { item!.item.link = href }
-      if rel == "replies" && item!.item.commentsFeed == nil { item!.item.commentsFeed = href }
+      if rel == "replies" && item!.extras.commentsFeed == nil { item!.extras.commentsFeed = href }
       if rel == "enclosure" {
         appendEnclosure(
           FeedEnclosure(

@@ -24,7 +24,7 @@ enum FieldStart {
   case ignore
 }
 
-/// The record a namespace reader writes into: the channel or the current item. The readers
+/// The record a namespace reader writes into: the channel or the current item's draft. The readers
 /// are generic over it so that they do not know the builder, and each is written once for
 /// both levels.
 protocol NamespacedRecord {
@@ -49,17 +49,6 @@ extension FeedChannel: NamespacedRecord {
   }
 }
 
-extension FeedItem: NamespacedRecord {
-  var podloveChapters: PodloveChapters? {
-    get { chapters }
-    set { chapters = newValue }
-  }
-  var schedule: FeedSchedule? {
-    get { nil }
-    set {}
-  }
-}
-
 extension NamespacedRecord {
   /// A category with a scheme or label. `categories` keeps the plain terms of the core
   /// elements; `tags` is kept only once one category has a scheme or label, and then holds
@@ -67,6 +56,11 @@ extension NamespacedRecord {
   mutating func addCategory(_ term: String, scheme: String?, label: String?, isCore: Bool) {
     let term = term.trimmingSpaces()
     guard !term.isEmpty else { return }
+    // Most categories of most feeds: a plain term while no tag has been kept.
+    if isCore && scheme == nil && label == nil && tags.isEmpty {
+      categories.append(term)
+      return
+    }
     let scheme = scheme.flatMap(Self.nonEmpty)
     let label = label.flatMap(Self.nonEmpty)
     if tags.isEmpty {
@@ -74,8 +68,7 @@ extension NamespacedRecord {
         if isCore { categories.append(term) }
         return
       }
-      var seen = Set<FeedTag>()
-      for plain in categories where seen.insert(FeedTag(term: plain)).inserted {
+      for plain in categories where !tags.contains(where: { $0.term == plain }) {
         tags.append(FeedTag(term: plain))
       }
     }
@@ -91,24 +84,23 @@ extension NamespacedRecord {
 
   /// `body` on the record's iTunes object, made when first needed.
   mutating func withITunes(_ body: (inout ITunesInfo) -> Void) {
-    var value = itunes ?? ITunesInfo()
-    itunes = nil
-    body(&value)
-    itunes = value
+    Self.modify(&itunes, made: ITunesInfo.init, body)
   }
 
   mutating func withPodcast(_ body: (inout PodcastInfo) -> Void) {
-    var value = podcast ?? PodcastInfo()
-    podcast = nil
-    body(&value)
-    podcast = value
+    Self.modify(&podcast, made: PodcastInfo.init, body)
   }
 
   mutating func withMedia(_ body: (inout MediaInfo) -> Void) {
-    var value = media ?? MediaInfo()
-    media = nil
-    body(&value)
-    media = value
+    Self.modify(&media, made: MediaInfo.init, body)
+  }
+
+  /// In place: `value` is the record's own storage (see `Boxed`), never a copy.
+  private static func modify<Value>(
+    _ value: inout Value?, made: () -> Value, _ body: (inout Value) -> Void
+  ) {
+    if value == nil { value = made() }
+    body(&value!)
   }
 
   mutating func withSchedule(_ body: (inout FeedSchedule) -> Void) {

@@ -28,6 +28,7 @@ enum ITunesFields {
     _ element: ITunesElement, _ attributes: XMLAttributes, _ record: inout Record,
     _ scope: inout NamespaceScope
   ) -> FieldStart {
+    let base = scope.base
     switch element {
     case .owner:
       scope.iTunesOwnerDepth = scope.depth
@@ -40,7 +41,9 @@ enum ITunesFields {
         let reference = (attributes.value("href") ?? attributes.value("url")).flatMap(
           Record.nonEmpty)
       else { return .ignore }
-      record.withITunes { if $0.image == nil { $0.image = scope.resolve(reference) } }
+      record.withITunes {
+        if $0.image == nil { $0.image = NamespaceScope.resolve(reference, against: base) }
+      }
       return .ignore
     case .category:
       let term = attributes.value("text")?.trimmingSpaces() ?? ""
@@ -59,8 +62,10 @@ enum ITunesFields {
   static func text<Record: NamespacedRecord>(
     _ element: ITunesElement, _ text: String, _ record: inout Record, _ scope: inout NamespaceScope
   ) {
+    let base = scope.base
     let trimmed = text.trimmingSpaces()
     guard !trimmed.isEmpty else { return }
+    let keywords = element == .keywords ? ListText.commaSeparated(trimmed) : []
     record.withITunes { itunes in
       switch element {
       case .name:
@@ -74,13 +79,9 @@ enum ITunesFields {
       case .complete: itunes.complete = yesNo(trimmed)
       case .closedCaptioned: itunes.closedCaptioned = yesNo(trimmed)
       case .type: itunes.type = trimmed
-      case .newFeedURL: itunes.newFeedURL = scope.resolve(trimmed)
+      case .newFeedURL: itunes.newFeedURL = NamespaceScope.resolve(trimmed, against: base)
       case .keywords:
-        for keyword in trimmed.split(separator: ",") {
-          let word = String(keyword).trimmingSpaces()
-          guard !word.isEmpty else { continue }
-          if !itunes.keywords.contains(word) { itunes.keywords.append(word) }
-        }
+        for word in keywords where !itunes.keywords.contains(word) { itunes.keywords.append(word) }
       case .title: itunes.title = trimmed
       case .subtitle: itunes.subtitle = text
       case .summary: itunes.summary = text
@@ -97,51 +98,69 @@ enum ITunesFields {
       case .owner, .image, .category: break
       }
     }
-    if element == .keywords {
-      for keyword in trimmed.split(separator: ",") {
-        record.addCategory(String(keyword), scheme: tagScheme, label: nil, isCore: false)
-      }
+    for word in keywords {
+      record.addCategory(word, scheme: tagScheme, label: nil, isCore: false)
     }
   }
 
   /// yes/true/explicit and no/false/clean, in any case; nil for anything else.
   static func explicitValue(_ text: String) -> Bool? {
-    switch text.lowercased() {
-    case "yes", "true", "explicit": return true
-    case "no", "false", "clean": return false
-    default: return nil
-    }
+    if let word = yesNo(text) { return word }
+    if equalsIgnoringCase(text, "true") || equalsIgnoringCase(text, "explicit") { return true }
+    if equalsIgnoringCase(text, "false") || equalsIgnoringCase(text, "clean") { return false }
+    return nil
   }
 
   /// `block`, `complete` and `isClosedCaptioned` say yes or no, nothing else.
   static func yesNo(_ text: String) -> Bool? {
-    switch text.lowercased() {
-    case "yes": return true
-    case "no": return false
-    default: return nil
-    }
+    if equalsIgnoringCase(text, "yes") { return true }
+    if equalsIgnoringCase(text, "no") { return false }
+    return nil
   }
 
-  /// `HH:MM:SS`, `MM:SS` or seconds (a fraction is dropped); nil for anything else.
+  /// ASCII case-insensitive equality with a lower-case word, on UTF-8 bytes (no lowered copy:
+  /// these run on every episode of a podcast feed).
+  static func equalsIgnoringCase(_ text: String, _ word: StaticString) -> Bool {
+    let bytes = text.utf8
+    guard bytes.count == word.utf8CodeUnitCount else { return false }
+    var index = 0
+    for byte in bytes {
+      let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+      if lowered != word.utf8Start[index] { return false }
+      index += 1
+    }
+    return true
+  }
+
+  /// `HH:MM:SS`, `MM:SS` or seconds, each part of ASCII digits (a fraction of the last is
+  /// dropped); nil for anything else. On UTF-8 bytes: podcast feeds give one an episode.
   static func duration(_ text: String) -> Int? {
-    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard (1...3).contains(parts.count) else { return nil }
     var seconds = 0
-    for (index, part) in parts.enumerated() {
-      let isLast = index == parts.count - 1
-      let whole = isLast ? part.split(separator: ".", maxSplits: 1).first ?? part : part
-      guard !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }),
-        let value = Int(whole), value < 1_000_000_000
-      else { return nil }
-      if isLast, part.contains("."),
-        !part.split(separator: ".").dropFirst().allSatisfy({
-          $0.allSatisfy { $0.isASCII && $0.isNumber }
-        })
-      {
+    var part = 0
+    var digits = 0
+    var parts = 1
+    var inFraction = false
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        if inFraction { continue }
+        part = part * 10 + Int(byte - UInt8(ascii: "0"))
+        digits += 1
+        guard part < 1_000_000_000 else { return nil }
+      case UInt8(ascii: ":") where !inFraction:
+        guard digits > 0, parts < 3 else { return nil }
+        seconds = seconds * 60 + part
+        part = 0
+        digits = 0
+        parts += 1
+      case UInt8(ascii: ".") where !inFraction:
+        guard digits > 0 else { return nil }
+        inFraction = true
+      default:
         return nil
       }
-      seconds = seconds * 60 + value
     }
-    return seconds
+    guard digits > 0 else { return nil }
+    return seconds * 60 + part
   }
 }

@@ -26,11 +26,13 @@ enum MediaFields {
     _ element: MediaElement, _ attributes: XMLAttributes, _ record: inout Record,
     _ scope: inout NamespaceScope
   ) -> FieldStart {
+    let base = scope.base
     switch element {
     case .group:
       return .children
     case .content:
-      var content = MediaInfo.Content(url: attributes.value("url").map(scope.resolve))
+      var content = MediaInfo.Content(
+        url: attributes.value("url").map { NamespaceScope.resolve($0, against: base) })
       content.type = attributes.value("type").flatMap(Record.nonEmpty)
       content.medium = attributes.value("medium").flatMap(Record.nonEmpty)
       content.isDefault = attributes.value("isDefault").flatMap(boolean)
@@ -49,7 +51,7 @@ enum MediaFields {
       return .children
     case .thumbnail:
       guard let url = attributes.value("url").flatMap(Record.nonEmpty) else { return .ignore }
-      var thumbnail = MediaInfo.Thumbnail(url: scope.resolve(url))
+      var thumbnail = MediaInfo.Thumbnail(url: NamespaceScope.resolve(url, against: base))
       thumbnail.width = attributes.value("width").flatMap(integer)
       thumbnail.height = attributes.value("height").flatMap(integer)
       thumbnail.time = attributes.value("time").flatMap(Record.nonEmpty)
@@ -59,7 +61,7 @@ enum MediaFields {
       guard let url = attributes.value("url").flatMap(Record.nonEmpty) else { return .ignore }
       record.withMedia { media in
         guard media.player == nil else { return }
-        var player = MediaInfo.Player(url: scope.resolve(url))
+        var player = MediaInfo.Player(url: NamespaceScope.resolve(url, against: base))
         player.width = attributes.value("width").flatMap(integer)
         player.height = attributes.value("height").flatMap(integer)
         media.player = player
@@ -117,6 +119,7 @@ enum MediaFields {
     _ element: MediaElement, _ text: String, type: String?, _ record: inout Record,
     _ scope: inout NamespaceScope
   ) {
+    let base = scope.base
     let trimmed = text.trimmingSpaces()
     let (first, second) = scope.pendingAttributes
     scope.pendingAttributes = (nil, nil)
@@ -129,9 +132,8 @@ enum MediaFields {
         media.description = text
         media.descriptionType = type
       case .keywords:
-        for keyword in trimmed.split(separator: ",") {
-          let word = String(keyword).trimmingSpaces()
-          if !word.isEmpty && !media.keywords.contains(word) { media.keywords.append(word) }
+        for word in ListText.commaSeparated(trimmed) where !media.keywords.contains(word) {
+          media.keywords.append(word)
         }
       case .category where !trimmed.isEmpty:
         let tag = FeedTag(
@@ -152,7 +154,8 @@ enum MediaFields {
         restriction.type = second.flatMap(Record.nonEmpty)
         media.restriction = restriction
       case .license where media.license == nil:
-        var license = MediaInfo.License(url: first.flatMap(Record.nonEmpty).map(scope.resolve))
+        var license = MediaInfo.License(
+          url: first.flatMap(Record.nonEmpty).map { NamespaceScope.resolve($0, against: base) })
         license.type = second.flatMap(Record.nonEmpty)
         license.text = trimmed.isEmpty ? nil : trimmed
         media.license = license
@@ -160,10 +163,7 @@ enum MediaFields {
         media.copyright = trimmed
       case .tags where !trimmed.isEmpty:
         var community = media.community ?? MediaInfo.Community()
-        for tag in trimmed.split(separator: ",") {
-          let word = String(tag).trimmingSpaces()
-          if !word.isEmpty { community.tags.append(word) }
-        }
+        community.tags += ListText.commaSeparated(trimmed)
         media.community = community
       default:
         break

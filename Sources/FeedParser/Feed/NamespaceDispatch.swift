@@ -12,13 +12,15 @@ extension FeedDocumentBuilder {
         url: attributes.value("url"), type: attributes.value("type"),
         length: attributes.value("fileSize"))
     }
-    scope.base = currentBase
-    scope.depth = depth
     let start: FieldStart
     if item != nil {
-      start = Self.start(route, attributes, &item!.item, &scope)
+      itemScope.base = currentBase
+      itemScope.depth = depth
+      start = Self.start(route, attributes, &item!, &itemScope)
     } else {
-      start = Self.start(route, attributes, &channel, &scope)
+      channelScope.base = currentBase
+      channelScope.depth = depth
+      start = Self.start(route, attributes, &channel, &channelScope)
     }
     switch start {
     case .text(let type):
@@ -33,12 +35,14 @@ extension FeedDocumentBuilder {
 
   /// A namespaced element's text is complete.
   func finishNamespaced(_ capture: TextCapture, text: String) {
-    scope.base = currentBase
-    scope.depth = depth
     if item != nil {
-      Self.text(capture.route, text, type: capture.type, &item!.item, &scope)
+      itemScope.base = currentBase
+      itemScope.depth = depth
+      Self.text(capture.route, text, type: capture.type, &item!, &itemScope)
     } else {
-      Self.text(capture.route, text, type: capture.type, &channel, &scope)
+      channelScope.base = currentBase
+      channelScope.depth = depth
+      Self.text(capture.route, text, type: capture.type, &channel, &channelScope)
     }
   }
 
@@ -92,7 +96,7 @@ extension FeedDocumentBuilder {
     scope.extensionBytes = ExtensionCapture.recordBound - current.budget
     let truncated = current.truncated
     if item != nil {
-      Self.attach(finished, truncated: truncated, to: &item!.item)
+      Self.attach(finished, truncated: truncated, to: &item!)
     } else {
       Self.attach(finished, truncated: truncated, to: &channel)
     }

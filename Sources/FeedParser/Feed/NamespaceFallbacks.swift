@@ -6,6 +6,8 @@
 /// otherwise have none.
 enum NamespaceFallbacks {
   static func complete(_ channel: inout FeedChannel) {
+    if channel.schedule?.isEmpty == true { channel.schedule = nil }
+    guard !channel.extensionFields.isBlank else { return }
     if let itunes = channel.itunes {
       if channel.title == nil, let title = itunes.title {
         channel.title = title
@@ -22,21 +24,20 @@ enum NamespaceFallbacks {
       }
       if channel.description == nil { channel.description = media.description }
     }
-    if channel.schedule?.isEmpty == true { channel.schedule = nil }
   }
 
-  static func complete(_ item: inout FeedItem) {
-    if item.title == nil, let title = item.itunes?.title {
-      item.title = title
-      item.titleType = "text/plain"
+  static func complete(_ item: inout FeedItem, with fields: FeedItemExtensionFields) {
+    if let itunes = fields.itunes {
+      if item.title == nil, let title = itunes.title {
+        item.title = title
+        item.titleType = "text/plain"
+      }
+      if item.summaryUTF8 == nil, let text = itunes.summary ?? itunes.subtitle {
+        item.summary = text
+        item.summaryType = "text/plain"
+      }
     }
-    if item.summaryUTF8 == nil, let itunes = item.itunes,
-      let text = itunes.summary ?? itunes.subtitle
-    {
-      item.summary = text
-      item.summaryType = "text/plain"
-    }
-    if let media = item.media {
+    if let media = fields.media {
       if item.title == nil, let title = media.title {
         item.title = title
         item.titleType = media.titleType ?? "text/plain"
@@ -46,6 +47,8 @@ enum NamespaceFallbacks {
         item.summaryType = media.descriptionType ?? "text/plain"
       }
     }
-    item.image = item.itunes?.image ?? item.media?.thumbnails.first?.url
+    if let image = fields.itunes?.image ?? fields.media?.thumbnails.first?.url {
+      item.image = image
+    }
   }
 }

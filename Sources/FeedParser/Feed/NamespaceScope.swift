@@ -33,7 +33,29 @@ struct NamespaceScope {
   init(isItem: Bool) { self.isItem = isItem }
 
   func resolve(_ reference: String) -> String {
-    URIResolver.resolve(reference.trimmingSpaces(), against: base)
+    Self.resolve(reference, against: base)
+  }
+
+  /// `resolve` for closures, which should capture the base rather than copy the whole scope.
+  static func resolve(_ reference: String, against base: String?) -> String {
+    // Nearly every URL of a podcast's namespaced elements is absolute: answer those without
+    // the resolver's trimming and scanning (the same answer: an absolute reference is itself).
+    if isPlainHTTPURL(reference) { return reference }
+    return URIResolver.resolve(reference, against: base)
+  }
+
+  /// `http://` or `https://` in lower case, and no white space at either end.
+  private static func isPlainHTTPURL(_ reference: String) -> Bool {
+    var reference = reference
+    return reference.withUTF8 { bytes in
+      guard bytes.count > 8, let last = bytes.last, !last.isXMLSpace,
+        bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"),
+        bytes[2] == UInt8(ascii: "t"), bytes[3] == UInt8(ascii: "p")
+      else { return false }
+      let rest = bytes[4] == UInt8(ascii: "s") ? 5 : 4
+      return bytes[rest] == UInt8(ascii: ":") && bytes[rest + 1] == UInt8(ascii: "/")
+        && bytes[rest + 2] == UInt8(ascii: "/")
+    }
   }
 
   /// The element at `depth` ended: close the containers it opened.

@@ -26,10 +26,13 @@ enum PodcastFields {
     _ element: PodcastElement, _ attributes: XMLAttributes, _ record: inout Record,
     _ scope: inout NamespaceScope
   ) -> FieldStart {
+    let base = scope.base
     func text(_ name: StaticString) -> String? {
       attributes.value(name).flatMap(Record.nonEmpty)
     }
-    func url(_ name: StaticString) -> String? { text(name).map(scope.resolve) }
+    func url(_ name: StaticString) -> String? {
+      text(name).map { NamespaceScope.resolve($0, against: base) }
+    }
     var start = FieldStart.text(type: nil)
     record.withPodcast { podcast in
       switch element {
@@ -72,7 +75,7 @@ enum PodcastFields {
         // srcset: "URL 1500w, URL 600w".
         for candidate in (text("srcset") ?? "").split(separator: ",") {
           if let reference = candidate.split(whereSeparator: \.isWhitespace).first {
-            podcast.images.append(scope.resolve(String(reference)))
+            podcast.images.append(NamespaceScope.resolve(String(reference), against: base))
           }
         }
         start = .ignore

@@ -1,0 +1,48 @@
+/// A value type whose blank value is a meaningful "nothing given", for `OutOfLine`.
+public protocol BlankInitializable {
+  init()
+}
+
+/// A value kept behind one reference, copied on write: a record that carries no such value
+/// carries a nil reference (one word, no reference counting), and one that does shares it
+/// between copies until a copy changes. Changes through `value` happen in place.
+public struct OutOfLine<Value: Sendable & Equatable & BlankInitializable>: Sendable, Equatable {
+  /// Written only while uniquely referenced (checked before every mutation), hence unchecked.
+  private final class Storage: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+  }
+
+  private var storage: Storage?
+
+  public init() {}
+
+  /// Holds `value` (a blank one too: test `isBlank` only for a value never set).
+  public init(_ value: Value) { storage = Storage(value) }
+
+  /// The value, or a blank one when none was ever set.
+  public var value: Value {
+    _read {
+      if let storage {
+        yield storage.value
+      } else {
+        yield Value()
+      }
+    }
+    _modify {
+      if storage == nil {
+        storage = Storage(Value())
+      } else if !isKnownUniquelyReferenced(&storage!) {
+        storage = Storage(storage!.value)
+      }
+      yield &storage!.value
+    }
+  }
+
+  /// True when nothing was ever set.
+  public var isBlank: Bool { storage == nil }
+
+  public static func == (lhs: OutOfLine, rhs: OutOfLine) -> Bool {
+    lhs.storage === rhs.storage || lhs.value == rhs.value
+  }
+}

@@ -1,0 +1,47 @@
+import CLibXML2
+
+/// Each distinct element's route, classified once per document. libxml2 interns names in the
+/// context's dictionary, so a name's address identifies it for the whole parse.
+struct ElementRouteCache {
+  private struct ElementKey: Hashable {
+    let localname: UnsafeRawPointer
+    let uri: UnsafeRawPointer?
+    let prefix: UnsafeRawPointer?
+
+    /// A slot of `recent`: a multiplicative hash of the addresses (libxml2 packs interned
+    /// names end to end, so low bits alone collide).
+    var slot: Int {
+      let bits = UInt64(UInt(bitPattern: localname)) ^ UInt64(UInt(bitPattern: uri)) &<< 1
+      return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 56)
+    }
+  }
+
+  private var byKey: [ElementKey: FieldRoute] = [:]
+  /// Direct-mapped in front of `byKey`: hashing every start tag's key (SipHash) cost more than
+  /// a percent of a parse, and a feed has a few dozen distinct elements (256 slots keep two of
+  /// them from sharing one and evicting each other item after item).
+  private var recent = [(key: ElementKey, route: FieldRoute)?](repeating: nil, count: 256)
+
+  /// The route of the element with these interned names (the prefix counts only without a URI:
+  /// an undeclared prefix is read by its customary namespace).
+  mutating func route(
+    localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
+    uri: UnsafePointer<xmlChar>?
+  ) -> FieldRoute {
+    let key = ElementKey(
+      localname: UnsafeRawPointer(localname), uri: uri.map(UnsafeRawPointer.init),
+      prefix: uri == nil ? prefix.map(UnsafeRawPointer.init) : nil)
+    let slot = key.slot
+    if let hit = recent[slot], hit.key == key { return hit.route }
+    if let route = byKey[key] {
+      recent[slot] = (key, route)
+      return route
+    }
+    let namespace = FeedNamespace.classify(
+      uri: uri.map { String(cString: $0) }, prefix: prefix.map { String(cString: $0) })
+    let route = FeedElementTable.route(namespace: namespace, localName: String(cString: localname))
+    byKey[key] = route
+    recent[slot] = (key, route)
+    return route
+  }
+}
