@@ -56,6 +56,18 @@ import Testing
     #expect(outcome.result.encoding == "utf-8")
   }
 
+  /// libxml2's own converter gives up on a chunk at its first bad byte; ours replaces it.
+  @Test func aBadByteInAShiftJISPageLosesNothingElse() throws {
+    var page = Array("<!doctype html><meta charset=shift_jis><title>".utf8)
+    page += [0xEC, 0x64, 0x65, 0x63]
+    page += Array("</title><link rel=alternate type=application/rss+xml href=/f.xml title=\"x".utf8)
+    page += [0xEC, 0x64] + Array("y\"></head>".utf8)
+    let outcome = expectDocumentChunkInvariant(page, name: "bad Shift_JIS")
+    #expect(outcome.result.encoding == "shift_jis")
+    #expect(outcome.linkedFeeds?.map(\.url) == ["http://example.com/f.xml"])
+    #expect(outcome.linkedFeeds?.first?.title?.contains("\u{FFFD}") == true)
+  }
+
   @Test func anUnclosedHTML5PageEndsItsHeadAtTheImpliedBody() throws {
     let outcome = parseDocument(try fixture("html/html5-unclosed.html"))
     #expect(outcome.linkedFeeds?.map(\.title) == ["Unclosed RSS"])
