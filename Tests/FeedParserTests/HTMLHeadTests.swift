@@ -125,6 +125,11 @@ import Testing
       ("\u{FEFF}  <html lang=en>", nil, .html),
       ("<?xml version=\"1.0\"?>\n<!-- c -->\n<!DOCTYPE html>", nil, .html),
       ("<?xml version=\"1.0\"?><rss version=\"2.0\">", "text/html", .xml),
+      (
+        "<?xml version=\"1.0\"?><!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\" \"x\">\n<!-- c -->\n<rss>",
+        nil, .xml
+      ),
+      ("<!DOCTYPE html>\n<!-- c -->\n<head>", nil, .html),
       ("<rss version=\"2.0\">", "text/html; charset=utf-8", .xml),
       ("<head><title>x</title>", "text/html", .html),
       ("  {\"version\": 1}", nil, .json),
