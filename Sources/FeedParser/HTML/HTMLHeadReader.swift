@@ -5,8 +5,10 @@
 /// Not thread-safe: one page, one thread.
 final class HTMLHeadReader: HTMLTagHandler {
   /// Bytes of a page read at most before giving up on its head. Real heads are a few KiB; some
-  /// carry inline scripts and styles of hundreds. A `<link>` past this is not seen.
-  static let maxHeadBytes = 1 << 20
+  /// carry inline scripts and styles of hundreds, and a `<link>` after a MiB of them is still
+  /// found. A `<link>` past this bound is not: a page is not a feed, and reading it must stay
+  /// cheap. libxml2 holds an unfinished `<script>` whole, so this also bounds its memory.
+  static let maxHeadBytes = 4 << 20
 
   private let documentURL: String?
   private let declaredCharset: String?
