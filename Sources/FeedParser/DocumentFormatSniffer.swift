@@ -1,9 +1,7 @@
 /// Which parser a document needs: the XML feed parser, the JSON Feed reader, or the HTML head
 /// reader (feed discovery). The first bytes decide, past a byte order mark, white space, an XML
-/// declaration and comments: `{` is JSON; `<html`, or `<!doctype html` followed by anything but
-/// a feed's root element, is a page (XHTML too, whatever its declaration). An RSS document
-/// that carries an XHTML doctype (feedparser's `always_strip_doctype` case: some generators copy
-/// their page template's) is still a feed. Where the bytes say nothing clear, the `Content-Type` decides:
+/// declaration and comments: `{` is JSON; `<!doctype html` or `<html` is a page (XHTML too,
+/// whatever its declaration). Where the bytes say nothing clear, the `Content-Type` decides:
 /// `text/html` a page, `application/json` or `application/feed+json` JSON. Feeds served as
 /// `text/html` are common (misconfigured servers), so the type never overrules `<rss`/`<feed`.
 enum DocumentFormat: Equatable {
@@ -24,7 +22,6 @@ enum DocumentFormat: Equatable {
     if !forced, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) { return nil }
     if !forced, bytes.count < 2, bytes.first == 0xFF || bytes.first == 0xFE { return nil }
     var index = 0
-    var sawHTMLDoctype = false
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     // UTF-16 and UTF-32 documents are XML's to decode.
     if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
@@ -32,11 +29,15 @@ enum DocumentFormat: Equatable {
     {
       return .xml
     }
+    // An HTML doctype makes a page, unless a feed's root follows it: feedparser's corpus has an
+    // RSS document behind an XHTML doctype (`always_strip_doctype`), so the root decides.
+    var sawHTMLDoctype = false
+    var undecided: DocumentFormat? {
+      forced ? (sawHTMLDoctype ? .html : byType(type) ?? .xml) : nil
+    }
     while true {
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-      guard index < bytes.count else {
-        return forced ? (sawHTMLDoctype ? .html : byType(type) ?? .xml) : nil
-      }
+      guard index < bytes.count else { return undecided }
       let byte = bytes[index]
       if byte == UInt8(ascii: "{") { return .json }
       guard byte == UInt8(ascii: "<") else { return byType(type) ?? .xml }
@@ -45,7 +46,7 @@ enum DocumentFormat: Equatable {
       if let skip = skipped(rest, opening: "<?", closing: "?>")
         ?? skipped(rest, opening: "<!--", closing: "-->")
       {
-        guard let end = skip else { return forced ? byType(type) ?? .xml : nil }
+        guard let end = skip else { return undecided }
         index = end
         continue
       }
@@ -56,20 +57,17 @@ enum DocumentFormat: Equatable {
       if head.starts(with: Array("<!doctype html".utf8)) && head.count >= 15 {
         let after = head[head.startIndex + 14]
         guard isSpace(after) || after == UInt8(ascii: ">") else { return .xml }
-        // The root element decides: skip the doctype (an HTML one has no internal subset).
-        guard let close = rest.firstIndex(of: UInt8(ascii: ">")) else {
-          return forced ? .html : nil
-        }
         sawHTMLDoctype = true
+        guard let close = rest.firstIndex(of: UInt8(ascii: ">")) else { return undecided }
         index = close + 1
         continue
       }
-      if sawHTMLDoctype { return looksLikeFeedRoot(head) ? .xml : .html }
       if head.starts(with: Array("<html".utf8)) && head.count >= 6 {
         let after = head[head.startIndex + 5]
         if isSpace(after) || after == UInt8(ascii: ">") { return .html }
       }
-      if type == .html && !looksLikeFeedRoot(head) { return .html }
+      if looksLikeFeedRoot(head) { return .xml }
+      if sawHTMLDoctype || type == .html { return .html }
       return .xml
     }
   }

@@ -46,6 +46,11 @@ final class StatusReporter: PullRecordSink {
         var message = ""
         if let error = end.error, verbosity != .quiet {
           message = "feedpull: \(end.source): \(error.kind.rawValue): \(error.message)\n"
+          // A page's feeds, so that a user in a terminal (`--no-discover`) sees them too.
+          for feed in end.feeds {
+            message +=
+              "feedpull:   links \(feed.url)" + (feed.title.map { " (\($0))" } ?? "") + "\n"
+          }
         } else if verbosity == .verbose {
           message = "feedpull: \(end.source): ok, \(end.items) items, \(end.bytes) bytes\n"
         }

@@ -56,6 +56,18 @@ import Testing
     #expect(outcome.result.encoding == "utf-8")
   }
 
+  /// libxml2's own converter gives up on a chunk at its first bad byte; ours replaces it.
+  @Test func aBadByteInAShiftJISPageLosesNothingElse() throws {
+    var page = Array("<!doctype html><meta charset=shift_jis><title>".utf8)
+    page += [0xEC, 0x64, 0x65, 0x63]
+    page += Array("</title><link rel=alternate type=application/rss+xml href=/f.xml title=\"x".utf8)
+    page += [0xEC, 0x64] + Array("y\"></head>".utf8)
+    let outcome = expectDocumentChunkInvariant(page, name: "bad Shift_JIS")
+    #expect(outcome.result.encoding == "shift_jis")
+    #expect(outcome.linkedFeeds?.map(\.url) == ["http://example.com/f.xml"])
+    #expect(outcome.linkedFeeds?.first?.title?.contains("\u{FFFD}") == true)
+  }
+
   @Test func anUnclosedHTML5PageEndsItsHeadAtTheImpliedBody() throws {
     let outcome = parseDocument(try fixture("html/html5-unclosed.html"))
     #expect(outcome.linkedFeeds?.map(\.title) == ["Unclosed RSS"])
@@ -74,14 +86,16 @@ import Testing
     #expect(parser.linkedFeeds?.map(\.url) == ["https://example.org/a"])
   }
 
-  /// A `<link>` after 1 MiB of head is past the bound: the page's reading has stopped before.
-  @Test func aLinkAfterOneMebibyteOfHeadIsNotReached() {
+  /// A page whose head holds `filler` bytes of inline script between two links, read in
+  /// 16 KiB pieces as curl delivers them: where the reading stopped, and the feeds found.
+  func readHead(filler: Int) -> (stoppedAt: Int?, feeds: [String]?) {
     var page = Array(
       "<!DOCTYPE html><html><head><link rel=alternate type=application/rss+xml href=/first.xml><script>"
         .utf8)
-    page += Array(repeating: UInt8(ascii: "x"), count: 1 << 20)
+    page += Array(repeating: UInt8(ascii: "x"), count: filler)
     page += Array(
-      "</script><link rel=alternate type=application/rss+xml href=/late.xml></head>".utf8)
+      "</script><link rel=alternate type=application/rss+xml href=/late.xml></head><body>".utf8)
+    page += Array(repeating: UInt8(ascii: "y"), count: 1 << 20)
     var stoppedAt: Int?
     let parser = FeedDocumentParser(documentURL: "https://example.org/") { _ in }
     for start in stride(from: 0, to: page.count, by: 16384) {
@@ -91,9 +105,21 @@ import Testing
         break
       }
     }
-    #expect(stoppedAt != nil && stoppedAt! <= HTMLHeadReader.maxHeadBytes + 16384)
     _ = parser.finish()
-    #expect(parser.linkedFeeds?.map(\.url) == ["https://example.org/first.xml"])
+    return (stoppedAt, parser.linkedFeeds?.map(\.url))
+  }
+
+  @Test func aLinkAfterOneMegabyteOfHeadIsFound() {
+    let (stoppedAt, feeds) = readHead(filler: 1_000_000)
+    #expect(feeds == ["https://example.org/first.xml", "https://example.org/late.xml"])
+    #expect(stoppedAt != nil && stoppedAt! < 1_000_000 + 32768, "the body is not read")
+  }
+
+  /// Past the bound the reading stops, with the feeds found before it.
+  @Test func aLinkPastTheBoundIsNotReached() {
+    let (stoppedAt, feeds) = readHead(filler: HTMLHeadReader.maxHeadBytes)
+    #expect(feeds == ["https://example.org/first.xml"])
+    #expect(stoppedAt != nil && stoppedAt! <= HTMLHeadReader.maxHeadBytes + 16384)
   }
 
   /// Found by the fuzzer: a comment that closes past the window decided differently whole.
@@ -113,6 +139,11 @@ import Testing
       ("\u{FEFF}  <html lang=en>", nil, .html),
       ("<?xml version=\"1.0\"?>\n<!-- c -->\n<!DOCTYPE html>", nil, .html),
       ("<?xml version=\"1.0\"?><rss version=\"2.0\">", "text/html", .xml),
+      (
+        "<?xml version=\"1.0\"?><!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\" \"x\">\n<!-- c -->\n<rss>",
+        nil, .xml
+      ),
+      ("<!DOCTYPE html>\n<!-- c -->\n<head>", nil, .html),
       ("<rss version=\"2.0\">", "text/html; charset=utf-8", .xml),
       ("<head><title>x</title>", "text/html", .html),
       ("  {\"version\": 1}", nil, .json),

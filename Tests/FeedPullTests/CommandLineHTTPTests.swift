@@ -65,6 +65,7 @@ import Testing
     #expect(listed.status == 1)
     let feeds = listed.records.last?["feeds"] as? [[String: Any]]
     #expect(feeds?.first?["url"] as? String == server.url("/feed.xml"))
+    #expect(listed.stderr.contains("links \(server.url("/feed.xml"))"), "\(listed.stderr)")
   }
 
   @Test func sourceRulesOnTheCommandLine() throws {

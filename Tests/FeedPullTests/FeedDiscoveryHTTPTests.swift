@@ -4,7 +4,8 @@ import Testing
 
 @testable import FeedPull
 
-/// Feed discovery over HTTP against the loopback server: a page stands for the feed it links.
+/// Feed discovery over HTTP against the loopback server (a page stands for the feed it links),
+/// and JSON Feeds over HTTP with their limits.
 @Suite struct FeedDiscoveryHTTPTests {
   static func page(linking href: String, type: String = "application/rss+xml") -> String {
     """
@@ -146,6 +147,26 @@ import Testing
     #expect(end.error?.kind == .tooLarge)
     #expect(end.items > 20 && end.items < 40)
     #expect(latch.itemTitles.isEmpty)
+  }
+
+  /// yajl holds a string until its closing quote: `--max-bytes` is what bounds it.
+  @Test func aJSONStringLongerThanMaxBytesEndsTooLarge() throws {
+    let long = String(repeating: "y", count: 300_000)
+    let json = #"{"version":"1.1","items":[{"id":"1"},{"id":"2","content_text":""# + long + "\"}]}"
+    let server = try LoopbackHTTPServer(routes: [
+      "/feed.json": HTTPScript(
+        headers: [("Content-Type", "application/feed+json")], framing: .chunked,
+        steps: stride(from: 0, to: json.utf8.count, by: 8192).map {
+          .send(Array(Array(json.utf8)[$0..<min(json.utf8.count, $0 + 8192)]))
+        })
+    ])
+    var options = FeedPuller.Configuration.forLoopbackTests
+    options.maxNetworkBodyBytes = 64 << 10
+    let latch = try pull(server, "/feed.json", options: options)
+    let end = try #require(latch.endRecords.first)
+    #expect(end.error?.kind == .tooLarge)
+    #expect(end.items == 1)
+    #expect(end.bytes == 64 << 10)
   }
 
   @Test func theFeedGetsWhatIsLeftOfTheRedirects() throws {

@@ -5,13 +5,18 @@
 /// Not thread-safe: one page, one thread.
 final class HTMLHeadReader: HTMLTagHandler {
   /// Bytes of a page read at most before giving up on its head. Real heads are a few KiB; some
-  /// carry inline scripts and styles of hundreds. A `<link>` past this is not seen.
-  static let maxHeadBytes = 1 << 20
+  /// carry inline scripts and styles of hundreds, and a `<link>` after a MiB of them is still
+  /// found. A `<link>` past this bound is not: a page is not a feed, and reading it must stay
+  /// cheap. libxml2 holds an unfinished `<script>` whole, so this also bounds its memory.
+  static let maxHeadBytes = 4 << 20
 
   private let documentURL: String?
   private let declaredCharset: String?
   private var parser: LibXMLHTMLPushParser?
   private var parserFailed = false
+  /// Pages in another encoding reach libxml2 as UTF-8, each bad sequence as U+FFFD.
+  private var transcoder: IconvTranscoder?
+  private var utf8Repair = UTF8Repair()
   /// The first bytes, held until the encoding is decided (`HTMLCharsetPrescan`).
   private var prescanBytes: [UInt8] = []
   private(set) var encoding: String?
@@ -51,7 +56,7 @@ final class HTMLHeadReader: HTMLTagHandler {
       prescanBytes = []
       held.withUnsafeBytes { push($0) }
     }
-    if !isStopped { parser?.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
+    finishPushing()
     parser = nil
     let base = baseHref.map { URIResolver.resolve($0, against: documentURL) } ?? documentURL
     let feeds = links.map { link in
@@ -73,12 +78,15 @@ final class HTMLHeadReader: HTMLTagHandler {
   private func startParser() {
     let charset = HTMLCharsetPrescan.charset(of: prescanBytes[...], declared: declaredCharset)
     encoding = charset
-    // A charset no decoder knows (a typo in a `<meta>`) is read as UTF-8, as browsers fall back.
-    parser = LibXMLHTMLPushParser(encoding: charset, handler: self)
-    if parser == nil {
-      encoding = "utf-8"
-      parser = LibXMLHTMLPushParser(encoding: "utf-8", handler: self)
+    if charset != "utf-8" {
+      let decoder = CharsetNames.decoder(for: charset)
+      transcoder =
+        IconvTranscoder(from: decoder)
+        ?? IconvTranscoder(from: String(decoder.map { $0 == "_" ? "-" : $0 }))
+      // A charset no decoder knows (a typo in a `<meta>`) is read as UTF-8, as browsers do.
+      if transcoder == nil { encoding = "utf-8" }
     }
+    parser = LibXMLHTMLPushParser(handler: self)
     if parser == nil { parserFailed = true }
   }
 
@@ -89,8 +97,28 @@ final class HTMLHeadReader: HTMLTagHandler {
     let room = Self.maxHeadBytes - pushedBytes
     let slice = UnsafeRawBufferPointer(rebasing: bytes.prefix(room))
     pushedBytes += slice.count
-    parser.push(slice, terminate: false)
+    if let transcoder {
+      transcoder.process(slice) { repairAndPush($0, parser) }
+    } else {
+      repairAndPush(slice, parser)
+    }
     if pushedBytes >= Self.maxHeadBytes { headOver = true }
+  }
+
+  private func repairAndPush(_ bytes: UnsafeRawBufferPointer, _ parser: LibXMLHTMLPushParser) {
+    utf8Repair.process(bytes) { repaired in
+      if repaired.count > 0, !headOver { parser.push(repaired, terminate: false) }
+    }
+  }
+
+  /// What the converters hold back (a sequence cut at the end), then the end of the page.
+  private func finishPushing() {
+    guard !isStopped, let parser else { return }
+    transcoder?.finish { repairAndPush($0, parser) }
+    utf8Repair.finish { repaired in
+      if repaired.count > 0, !headOver { parser.push(repaired, terminate: false) }
+    }
+    if !isStopped { parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
   }
 
   // MARK: HTMLTagHandler

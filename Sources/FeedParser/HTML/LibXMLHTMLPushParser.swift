@@ -24,8 +24,10 @@ final class LibXMLHTMLPushParser {
 
   private static let initializeOnce: Void = { xmlInitParser() }()
 
-  /// Nil when libxml2 cannot make a context or has no decoder for `encoding`.
-  init?(encoding: String, handler tagHandler: any HTMLTagHandler) {
+  /// Nil when libxml2 cannot make a context. The bytes pushed are UTF-8: `HTMLHeadReader`
+  /// converts every other encoding first (libxml2's own converters give up on a whole chunk at
+  /// its first bad byte, so what they read would depend on the chunking).
+  init?(handler tagHandler: any HTMLTagHandler) {
     _ = Self.initializeOnce
     box = TagHandlerBox(tagHandler)
     handler.initialized = UInt32(XML_SAX2_MAGIC)
@@ -35,20 +37,10 @@ final class LibXMLHTMLPushParser {
     let userData = Unmanaged.passUnretained(box).toOpaque()
     guard
       let context = htmlCreatePushParserCtxt(
-        &handler, userData, nil, 0, nil, XML_CHAR_ENCODING_NONE)
+        &handler, userData, nil, 0, nil, XML_CHAR_ENCODING_UTF8)
     else { return nil }
     self.context = context
     _ = htmlCtxtUseOptions(context, Self.options)
-    if encoding != "utf-8" {
-      guard let decoder = xmlFindCharEncodingHandler(CharsetNames.decoder(for: encoding)),
-        xmlSwitchToEncoding(context, decoder) == 0
-      else {
-        // `deinit` frees the context: every stored property is set by now.
-        return nil
-      }
-    } else {
-      _ = xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
-    }
   }
 
   deinit {
@@ -61,7 +53,20 @@ final class LibXMLHTMLPushParser {
 
   func push(_ bytes: UnsafeRawBufferPointer, terminate: Bool) {
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
-    _ = htmlParseChunk(context, base, Int32(bytes.count), terminate ? 1 : 0)
+    Self.withSilencedGlobalErrors {
+      _ = htmlParseChunk(context, base, Int32(bytes.count), terminate ? 1 : 0)
+    }
+  }
+
+  /// Errors raised without the context (encoding errors) go to a thread-local handler that
+  /// prints to stderr by default: silence it for the call, then restore whatever the embedding
+  /// program had set.
+  private static func withSilencedGlobalErrors(_ body: () -> Void) {
+    let savedHandler = __xmlStructuredError().pointee
+    let savedContext = __xmlStructuredErrorContext().pointee
+    xmlSetStructuredErrorFunc(nil, { _, _ in })
+    body()
+    xmlSetStructuredErrorFunc(savedContext, savedHandler)
   }
 
   /// Stops the parse from inside a callback: no more events after this one.
