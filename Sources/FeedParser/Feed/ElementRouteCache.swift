@@ -1,5 +1,3 @@
-import CLibXML2
-
 /// Each distinct element's route, classified once per document. libxml2 interns names in the
 /// context's dictionary, so a name's address identifies it for the whole parse.
 struct ElementRouteCache {
@@ -25,8 +23,8 @@ struct ElementRouteCache {
   /// The route of the element with these interned names (the prefix counts only without a URI:
   /// an undeclared prefix is read by its customary namespace).
   mutating func route(
-    localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
-    uri: UnsafePointer<xmlChar>?
+    localname: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?,
+    uri: UnsafePointer<UInt8>?
   ) -> FieldRoute {
     let key = ElementKey(
       localname: UnsafeRawPointer(localname), uri: uri.map(UnsafeRawPointer.init),

@@ -1,5 +1,3 @@
-import CLibXML2
-
 /// An element of a namespace that no field maps, read whole (text, attributes, children) into
 /// `FeedExtensions`, so that nothing a feed says is lost. Bounded: at most `budget` bytes of
 /// names, attribute values and text per record; past that the rest is dropped (and the record
@@ -18,7 +16,7 @@ struct ExtensionCapture {
   private(set) var truncated = false
 
   init(
-    uri: String, localname: UnsafePointer<xmlChar>, attributes: XMLAttributes, depth: Int,
+    uri: String, localname: UnsafePointer<UInt8>, attributes: XMLAttributes, depth: Int,
     budget: Int
   ) {
     self.depth = depth
@@ -28,7 +26,7 @@ struct ExtensionCapture {
 
   /// A child element starts.
   mutating func startElement(
-    uri: String?, localname: UnsafePointer<xmlChar>, attributes: XMLAttributes
+    uri: String?, localname: UnsafePointer<UInt8>, attributes: XMLAttributes
   ) {
     let name = String(cString: localname)
     var cost = name.utf8.count

@@ -1,5 +1,3 @@
-import CLibXML2
-
 /// Turns one document's SAX events into a channel and items, handing each item over the moment
 /// its end tag is parsed and then forgetting it, so memory does not grow with the item count.
 /// Feed formats differ only in `FeedElementTable`'s rows; this type tracks where in the document
@@ -19,7 +17,9 @@ final class FeedDocumentBuilder {
   private let documentURL: String?
   let limits: StreamingFeedParser.Limits
   let emit: (FeedEvent) -> Void
-  private(set) var context: xmlParserCtxtPtr?
+  /// libxml2's parser context while it lives, opaque here: only `LibXMLPushParser`, the door to
+  /// libxml2, reads or calls through it.
+  private(set) var parserHandle: UnsafeMutableRawPointer?
 
   // Outcome.
   @exclusivity(unchecked) private(set) var rootState = RootState.none
@@ -85,8 +85,8 @@ final class FeedDocumentBuilder {
     self.emit = emit
   }
 
-  /// The parser context while it lives; nil once `LibXMLPushParser` has freed it.
-  func attach(context: xmlParserCtxtPtr?) { self.context = context }
+  /// Set by `LibXMLPushParser` while its context lives; nil once it has freed it.
+  func attach(parserHandle: UnsafeMutableRawPointer?) { self.parserHandle = parserHandle }
 
   /// Open elements, held text and pending `xml:base` values: the state that a long document
   /// must not make grow (tests assert a bound on it).
@@ -99,7 +99,7 @@ final class FeedDocumentBuilder {
 
   // MARK: SAX events
 
-  func doctype(publicID: UnsafePointer<xmlChar>?, systemID: UnsafePointer<xmlChar>?) {
+  func doctype(publicID: UnsafePointer<UInt8>?, systemID: UnsafePointer<UInt8>?) {
     // feedparser reports RSS 0.91 with Netscape's DOCTYPE as `rss091n`.
     for id in [publicID, systemID] {
       if let id, String(cString: id).lowercased().contains("netscape") { netscapeDoctype = true }
@@ -107,8 +107,8 @@ final class FeedDocumentBuilder {
   }
 
   func startElement(
-    localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
-    uri: UnsafePointer<xmlChar>?, namespaces: UnsafeBufferPointer<UnsafePointer<xmlChar>?>,
+    localname: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?,
+    uri: UnsafePointer<UInt8>?, namespaces: UnsafeBufferPointer<UnsafePointer<UInt8>?>,
     attributes: XMLAttributes
   ) {
     depth += 1
@@ -223,7 +223,7 @@ final class FeedDocumentBuilder {
   // MARK: Structure
 
   private func startRoot(
-    _ element: FeedElement, uri: UnsafePointer<xmlChar>?, attributes: XMLAttributes
+    _ element: FeedElement, uri: UnsafePointer<UInt8>?, attributes: XMLAttributes
   ) {
     let namespace = uri.map { String(cString: $0).lowercased() }
     switch element {
@@ -355,6 +355,6 @@ final class FeedDocumentBuilder {
   func stop(_ kind: FeedParseFailure.Kind, _ message: String) {
     guard stopFailure == nil else { return }
     stopFailure = FeedParseFailure(kind: kind, message: message)
-    if let context { xmlStopParser(context) }
+    LibXMLPushParser.stop(parserHandle)
   }
 }

@@ -1,5 +1,3 @@
-import CLibXML2
-
 /// How the document's damage is judged: libxml2's errors (which stop the parse and which are
 /// recovered from the same way for every chunking), and what follows the root element.
 extension FeedDocumentBuilder {
@@ -29,22 +27,11 @@ extension FeedDocumentBuilder {
   /// The root's end tag was just parsed: take over the rest of libxml2's buffer, then stop it
   /// (`EpilogScanner` says why).
   func beginEpilog() {
-    guard let context else { return }
+    guard parserHandle != nil else { return }
     var scanner = EpilogScanner()
-    if let input = context.pointee.input, let current = input.pointee.cur,
-      let end = input.pointee.end, end > current
-    {
-      scanner.scan(UnsafeRawBufferPointer(start: current, count: end - current))
-    }
-    // With an encoder, libxml2 converts lazily: what it has not converted yet waits in the raw
-    // buffer, still in the document's (ASCII-compatible) encoding, and comes next.
-    if let raw = context.pointee.input?.pointee.buf?.pointee.raw, xmlBufUse(raw) > 0,
-      let content = xmlBufContent(raw)
-    {
-      scanner.scan(UnsafeRawBufferPointer(start: content, count: xmlBufUse(raw)))
-    }
+    LibXMLPushParser.forEachUnparsedRegion(parserHandle) { scanner.scan($0) }
     epilog = scanner
-    xmlStopParser(context)
+    LibXMLPushParser.stop(parserHandle)
   }
 
   /// A fatal error stops the parse unless libxml2's recovery from it is known to be local and
@@ -53,9 +40,8 @@ extension FeedDocumentBuilder {
   /// elements differed whole and byte by byte), so the same feed would give different items
   /// depending on the network; stopping there keeps the items before the error and makes the
   /// outcome a property of the bytes. The contract calls such a document `xml`.
-  func xmlError(message: String, code: Int, isFatal: Bool) {
+  func xmlError(message: String, kind error: XMLErrorKind, isFatal: Bool) {
     wellformed = false
-    let error = xmlParserErrors(UInt32(code))
     if isFatal && !rootClosed && !Self.recoversLocally(from: error) {
       if firstError == nil { firstError = message.trimmingSpaces() }
       stoppedAtFatalError = stopFailure == nil
@@ -66,20 +52,18 @@ extension FeedDocumentBuilder {
       return
     }
     switch error {
-    case XML_ERR_TAG_NAME_MISMATCH where !rootClosed: mismatchedEndTag = true
-    case XML_ERR_DOCUMENT_END where rootClosed:
+    case .tagNameMismatch where !rootClosed: mismatchedEndTag = true
+    case .documentEnd where rootClosed:
       // libxml2 raises this with its input at the left-over text, before halting.
-      if let input = context?.pointee.input, let current = input.pointee.cur,
-        let end = input.pointee.end, end - current >= 2
-      {
-        contentAfterRoot = !(current[0] == UInt8(ascii: "<") && current[1] == UInt8(ascii: "/"))
+      if let startsWithEndTag = LibXMLPushParser.unparsedInputStartsWithEndTag(parserHandle) {
+        contentAfterRoot = !startsWithEndTag
       }
     default: break
     }
     // libxml2 2.9.14 reports a document cut off inside its root as "Extra content at the
     // end of the document" once it is told the end came: not a fault to show the reader of
     // "the document ended before its root element closed".
-    if error == XML_ERR_DOCUMENT_END && documentEnded && !rootClosed { return }
+    if error == .documentEnd && documentEnded && !rootClosed { return }
     // Without the line: libxml2's push parser can notice the same damage a few lines apart
     // depending on the chunking (a fuzzer find), and the result must not depend on it.
     if firstError == nil { firstError = message.trimmingSpaces() }
@@ -90,13 +74,10 @@ extension FeedDocumentBuilder {
   ///   element once the whole end tag is read;
   /// - the document ending inside an open element or before a root is raised only when the
   ///   last chunk is pushed, and `outcome()` reports it with a clearer message.
-  static func recoversLocally(from error: xmlParserErrors) -> Bool {
+  static func recoversLocally(from error: XMLErrorKind) -> Bool {
     switch error {
-    case XML_ERR_TAG_NAME_MISMATCH, XML_ERR_TAG_NOT_FINISHED, XML_ERR_DOCUMENT_EMPTY,
-      XML_ERR_DOCUMENT_END:
-      return true
-    default:
-      return false
+    case .tagNameMismatch, .tagNotFinished, .documentEmpty, .documentEnd: true
+    case .other: false
     }
   }
 }

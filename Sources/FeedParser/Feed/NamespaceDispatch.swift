@@ -1,5 +1,3 @@
-import CLibXML2
-
 /// The seam between the builder and the namespace readers: the builder knows where in the
 /// document it is and which record is open; each reader knows one namespace's elements and
 /// writes into that record, never into the builder.
@@ -81,7 +79,7 @@ extension FeedDocumentBuilder {
 
   /// An element that no field maps starts: read it whole into `extensions`.
   func startExtension(
-    uri: UnsafePointer<xmlChar>?, localname: UnsafePointer<xmlChar>, attributes: XMLAttributes
+    uri: UnsafePointer<UInt8>?, localname: UnsafePointer<UInt8>, attributes: XMLAttributes
   ) {
     guard let uri else { return }
     extensionCapture = ExtensionCapture(

@@ -1,5 +1,3 @@
-import CLibXML2
-
 /// The text of the one field element being read (a title, a summary, a link…). Elements inside
 /// it are not fields: they are markup, written into the text as the feed gave them, which is how
 /// Atom's inline XHTML and Atom 0.3's `mode="xml"` become text, and how feedparser keeps the
@@ -86,8 +84,8 @@ struct TextCapture {
 
   /// A child element starts at `depth`.
   mutating func startElement(
-    localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
-    uri: UnsafePointer<xmlChar>?, attributes: XMLAttributes, depth: Int,
+    localname: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?,
+    uri: UnsafePointer<UInt8>?, attributes: XMLAttributes, depth: Int,
     into buffer: inout [UInt8]
   ) {
     defer { sawElement = true }

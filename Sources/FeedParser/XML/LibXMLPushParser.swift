@@ -65,16 +65,66 @@ final class LibXMLPushParser {
     // context's user data, which libxml2 sets to the parser context: point it at ours too.
     context.pointee.vctxt.userData = userData
     _ = xmlCtxtUseOptions(context, Self.options)
-    builder.attach(context: context)
+    builder.attach(parserHandle: UnsafeMutableRawPointer(context))
   }
 
   deinit {
-    builder.attach(context: nil)
+    builder.attach(parserHandle: nil)
     if let doc = context.pointee.myDoc {
       xmlFreeDoc(doc)
       context.pointee.myDoc = nil
     }
     xmlFreeParserCtxt(context)
+  }
+
+  /// The context behind a handle the builder holds (`FeedDocumentBuilder.parserHandle`).
+  fileprivate static func context(_ handle: UnsafeMutableRawPointer?) -> xmlParserCtxtPtr? {
+    handle?.assumingMemoryBound(to: xmlParserCtxt.self)
+  }
+
+  /// Stops the parse for good: libxml2 calls back no more (the builder's `stop`).
+  static func stop(_ handle: UnsafeMutableRawPointer?) {
+    if let context = context(handle) { xmlStopParser(context) }
+  }
+
+  /// Hands over what libxml2 holds unparsed, in order: the rest of its decoded input, then
+  /// (with an encoder, libxml2 converts lazily) the raw bytes not yet converted, still in the
+  /// document's ASCII-compatible encoding. For the epilog: what follows the root element.
+  static func forEachUnparsedRegion(
+    _ handle: UnsafeMutableRawPointer?, _ body: (UnsafeRawBufferPointer) -> Void
+  ) {
+    guard let context = context(handle) else { return }
+    if let input = context.pointee.input, let current = input.pointee.cur,
+      let end = input.pointee.end, end > current
+    {
+      body(UnsafeRawBufferPointer(start: current, count: end - current))
+    }
+    if let raw = context.pointee.input?.pointee.buf?.pointee.raw, xmlBufUse(raw) > 0,
+      let content = xmlBufContent(raw)
+    {
+      body(UnsafeRawBufferPointer(start: content, count: xmlBufUse(raw)))
+    }
+  }
+
+  /// Whether libxml2's unparsed input starts with `</`; nil when fewer than two bytes wait.
+  /// libxml2 raises "extra content at the end" with its input at the left-over text, and a
+  /// left-over end tag (of a stray `</b>` shifting the nesting) is harmless where text is not.
+  static func unparsedInputStartsWithEndTag(_ handle: UnsafeMutableRawPointer?) -> Bool? {
+    guard let input = context(handle)?.pointee.input, let current = input.pointee.cur,
+      let end = input.pointee.end, end - current >= 2
+    else { return nil }
+    return current[0] == UInt8(ascii: "<") && current[1] == UInt8(ascii: "/")
+  }
+
+  /// libxml2's error code in the builder's terms.
+  fileprivate static func kind(of code: Int32) -> XMLErrorKind {
+    switch xmlParserErrors(UInt32(code)) {
+    case XML_ERR_TAG_NAME_MISMATCH: .tagNameMismatch
+    case XML_ERR_TAG_NOT_FINISHED: .tagNotFinished
+    case XML_ERR_DOCUMENT_EMPTY: .documentEmpty
+    case XML_ERR_DOCUMENT_END: .documentEnd
+    default: .other(Int(code))
+    }
   }
 
   /// Bytes libxml2 holds that it has not parsed yet (the tail of the last chunk).
@@ -148,7 +198,12 @@ private func saxGetEntity(
   _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
 ) -> xmlEntityPtr? {
   guard let userData else { return nil }
-  return FeedDocumentBuilder.from(userData).entity(named: name)
+  let builder = FeedDocumentBuilder.from(userData)
+  guard !builder.isStopped, let context = LibXMLPushParser.context(builder.parserHandle) else {
+    return nil
+  }
+  return counted(
+    xmlSAX2GetEntity(context, name), ifOfType: XML_INTERNAL_GENERAL_ENTITY, by: builder)
 }
 
 /// Parameter entities declared in the internal subset; an external one is found (so its
@@ -157,7 +212,27 @@ private func saxGetParameterEntity(
   _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
 ) -> xmlEntityPtr? {
   guard let userData else { return nil }
-  return FeedDocumentBuilder.from(userData).parameterEntity(named: name)
+  let builder = FeedDocumentBuilder.from(userData)
+  guard !builder.isStopped, let context = LibXMLPushParser.context(builder.parserHandle) else {
+    return nil
+  }
+  return counted(
+    xmlSAX2GetParameterEntity(context, name), ifOfType: XML_INTERNAL_PARAMETER_ENTITY,
+    by: builder)
+}
+
+/// An internal entity's length goes to the builder's expansion budget, which may refuse it
+/// (the reference then gives nothing); external entities give no text, so cost nothing.
+private func counted(
+  _ entity: xmlEntityPtr?, ifOfType internalType: xmlEntityType, by builder: FeedDocumentBuilder
+) -> xmlEntityPtr? {
+  guard let entity else { return nil }
+  if entity.pointee.etype == internalType,
+    !builder.admitEntityExpansion(characters: Int(entity.pointee.length))
+  {
+    return nil
+  }
+  return entity
 }
 
 private func saxEntityDecl(
@@ -165,7 +240,9 @@ private func saxEntityDecl(
   _ publicId: UnsafePointer<xmlChar>?, _ systemId: UnsafePointer<xmlChar>?,
   _ content: UnsafeMutablePointer<xmlChar>?
 ) {
-  guard let userData, let context = FeedDocumentBuilder.from(userData).context else { return }
+  guard let userData,
+    let context = LibXMLPushParser.context(FeedDocumentBuilder.from(userData).parserHandle)
+  else { return }
   xmlSAX2EntityDecl(context, name, type, publicId, systemId, content)
 }
 
@@ -176,7 +253,7 @@ private func saxInternalSubset(
   guard let userData else { return }
   let builder = FeedDocumentBuilder.from(userData)
   builder.doctype(publicID: externalID, systemID: systemID)
-  guard let context = builder.context else { return }
+  guard let context = LibXMLPushParser.context(builder.parserHandle) else { return }
   if context.pointee.myDoc == nil { xmlSAX2StartDocument(context) }
   xmlSAX2InternalSubset(context, name, externalID, systemID)
 }
@@ -193,7 +270,8 @@ private func saxStartElement(
       localname: localname, prefix: prefix, uri: uri,
       namespaces: UnsafeBufferPointer(start: namespaces, count: Int(namespaceCount) * 2),
       attributes: XMLAttributes(
-        base: attributes, count: Int(attributeCount), context: builder.context))
+        base: attributes, count: Int(attributeCount),
+        context: LibXMLPushParser.context(builder.parserHandle)))
   }
 }
 
@@ -233,7 +311,8 @@ private func saxError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr
   let text = error.pointee.message.map { String(cString: $0).trimmingSpaces() } ?? "XML error"
   let message = text + " (libxml2 error \(error.pointee.code))"
   FeedDocumentBuilder.from(userData).xmlError(
-    message: message, code: Int(error.pointee.code), isFatal: level == XML_ERR_FATAL)
+    message: message, kind: LibXMLPushParser.kind(of: error.pointee.code),
+    isFatal: level == XML_ERR_FATAL)
 }
 
 private func saxIgnoreError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {}
