@@ -116,7 +116,7 @@ public final class StreamingFeedParser {
     }
     builder.finishEpilog()
     builder.finishDocument()
-    let failure = outcome()
+    let failure = DocumentEnding(endingFacts).failure
     let repaired = preparer.repaired || doctypeGate.sawMalformedMarkup
     let decision = preparer.decision
     parser = nil
@@ -126,37 +126,14 @@ public final class StreamingFeedParser {
       encoding: decision?.name, failure: failure)
   }
 
-  private func outcome() -> FeedParseFailure? {
-    if byteCount == 0 || firstSignificantByte == nil {
-      return FeedParseFailure(kind: .xml, message: "the document is empty")
-    }
-    if let failure = builder.stopFailure,
-      builder.rootState != .none || !builder.stoppedAtFatalError
-    {
-      return failure
-    }
-    switch builder.rootState {
-    case .notAFeed:
-      return FeedParseFailure(kind: .notAFeed, message: "the root element is not RSS, RDF or Atom")
-    case .none:
-      if firstSignificantByte == UInt8(ascii: "{") || firstSignificantByte == UInt8(ascii: "[") {
-        return FeedParseFailure(kind: .notAFeed, message: "the document is JSON, not XML")
-      }
-      return FeedParseFailure(
-        kind: .xml, message: "not an XML document" + (builder.firstError.map { ": \($0)" } ?? ""))
-    case .feed:
-      if builder.rootClosed && !builder.rootClosedEarly { return nil }
-      if builder.rootClosedEarly {
-        return FeedParseFailure(
-          kind: .xml,
-          message: "stray end tags closed the root element before the document's end"
-            + (builder.firstError.map { ": \($0)" } ?? ""))
-      }
-      return FeedParseFailure(
-        kind: .xml,
-        message: "the document ended before its root element closed"
-          + (builder.firstError.map { ": \($0)" } ?? ""))
-    }
+  /// What the parse saw, for `DocumentEnding` to judge.
+  private var endingFacts: DocumentEnding.Facts {
+    DocumentEnding.Facts(
+      isEmpty: byteCount == 0 || firstSignificantByte == nil,
+      firstSignificantByte: firstSignificantByte, root: builder.rootState,
+      rootClosed: builder.rootClosed, rootClosedEarly: builder.rootClosedEarly,
+      stopFailure: builder.stopFailure, stoppedAtFatalError: builder.stoppedAtFatalError,
+      firstError: builder.firstError)
   }
 
   private func startParser() {
