@@ -92,9 +92,24 @@ final class HTTPSourceTransfer: TransferDelegate {
 private final class ParsingLane: @unchecked Sendable {
   private let document: DocumentPull
   private let cancel: @Sendable (TransferID) -> Void
-  /// Set when this side ended the transfer early (the parser stopped, or `--max-bytes`): the
-  /// `cancelled` that follows is ours, and `end` says why.
-  private var endedEarly: PullError??
+  /// Whether this side ended the transfer before its body's end, and why.
+  private enum Reading {
+    /// Every byte so far was parsed; the transfer decides how it ends.
+    case reading
+    /// The parser stopped for good (a fatal error, an HTML head that is over): the rest of the
+    /// body is not needed, and the `cancelled` that follows is ours. The parse says how it ended.
+    case parserStopped
+    /// The body went past the size limit: the source fails with this, not with `cancelled`.
+    case overLimit(PullError)
+
+    /// The error the source ends with, when this side ended the transfer.
+    var error: PullError? {
+      if case .overLimit(let error) = self { error } else { nil }
+    }
+  }
+
+  private var reading = Reading.reading
+  /// `reading` is not `.reading`, for the worker thread, which must not read `reading`.
   private let endedEarlyFlag = Atomic<Bool>(false)
   /// Bytes handed to the queue and not parsed yet.
   let backlog = Atomic<Int>(0)
@@ -115,26 +130,29 @@ private final class ParsingLane: @unchecked Sendable {
   }
 
   func consume(_ bytes: UnsafeRawBufferPointer, _ id: TransferID) {
-    guard endedEarly == nil else { return }
+    guard case .reading = reading else { return }
     let withinLimit = document.consume(bytes)
     if !withinLimit {
-      endEarly(PullError(kind: .tooLarge, message: "body larger than the limit"), id)
+      endEarly(.overLimit(PullError(kind: .tooLarge, message: "body larger than the limit")), id)
     } else if document.parserStopped {
-      endEarly(nil, id)
+      endEarly(.parserStopped, id)
     }
   }
 
   func finish(_ summary: TransferSummary, error: TransferError?) {
     if let response = summary.response { record(response) }
-    if let error, !(error.kind == .cancelled && endedEarly != nil) {
-      document.complete(PullError(error))
-    } else {
-      document.complete(endedEarly ?? nil)
+    switch (reading, error) {
+    case (.reading, let error?): document.complete(PullError(error))
+    case (.reading, nil): document.complete(nil)
+    // Ours: the transfer's `cancelled` is the echo of ending it early.
+    case (_, let error?) where error.kind == .cancelled: document.complete(reading.error)
+    case (_, let error?): document.complete(PullError(error))
+    case (_, nil): document.complete(reading.error)
     }
   }
 
-  private func endEarly(_ error: PullError?, _ id: TransferID) {
-    endedEarly = .some(error)
+  private func endEarly(_ why: Reading, _ id: TransferID) {
+    reading = why
     endedEarlyFlag.store(true, ordering: .relaxed)
     cancel(id)
   }
