@@ -139,6 +139,7 @@ def run(ctx):
                 rows.append([label, tool.name + exit_note(runs), throughput.format(1),
                              seconds.format(3), "%.2f×" % ratio, str(items[tool.name]), target])
     rows += podcast_rows(ctx, all_tools[0], rss20_seconds(rows))
+    rows += json_feed_rows(ctx, all_tools[0], rss20_seconds(rows), rss20_items(rows))
     same = []
     for fmt, fmt_name in FORMATS:
         differences = compare_records(ctx, ctx.input_file(fmt, SIZES[0][0]))
@@ -166,6 +167,42 @@ def rss20_seconds(rows):
             except ValueError:
                 return None
     return None
+
+
+def rss20_items(rows):
+    """The items feedpull printed for 100 MB RSS 2.0, from the rows above (None if not run)."""
+    for row in rows:
+        if row[0] == "RSS 2.0 100 MB" and row[1].startswith("feedpull") and row[5]:
+            try:
+                return int(row[5])
+            except ValueError:
+                return None
+    return None
+
+
+def json_feed_rows(ctx, feedpull, rss20_median, rss20_item_count):
+    """issue 13: a 100 MB JSON Feed (generate.py's RSS 2.0 items, same texts, as JSON Feed
+    1.1) against the same items as RSS 2.0: time per item, since JSON spends fewer bytes on
+    each item and so holds more of them in 100 MB."""
+    path = ctx.input_file("json11", 100_000_000)
+    actual = os.path.getsize(path)
+    progress("parse JSON Feed 100 MB: feedpull")
+    with open(os.devnull, "rb") as stdin:
+        items, _ = count_item_lines(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT)
+    runs = []
+    for _ in range(ctx.runs):
+        with open(os.devnull, "rb") as stdin:
+            runs.append(run_measured(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT))
+    seconds = Stats(m.wall for m in runs)
+    throughput = Stats(actual / 1e6 / m.wall for m in runs)
+    target = ""
+    if rss20_median and rss20_item_count and items:
+        json_per_item = seconds.median / items
+        rss_per_item = rss20_median / rss20_item_count
+        target = "≤ RSS 2.0's time per item: %s (%.2f µs vs %.2f µs)" % (
+            verdict(json_per_item <= rss_per_item), json_per_item * 1e6, rss_per_item * 1e6)
+    return [["JSON Feed 100 MB", "feedpull" + exit_note(runs), throughput.format(1),
+             seconds.format(3), "", str(items), target]]
 
 
 def podcast_rows(ctx, feedpull, rss20_median):
