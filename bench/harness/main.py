@@ -53,6 +53,7 @@ class Context:
         self.sax_baseline = args.sax_baseline
         self.multi_baseline = args.multi_baseline
         self.foundation_baseline = args.foundation_baseline or None
+        self.feedkit = args.feedkit or None
         self.quick = args.quick
         self.runs = args.runs or (2 if args.quick else 5)
         self.slow_peers = args.slow_peers
@@ -124,6 +125,7 @@ def main():
     parser.add_argument("--multi-baseline", required=True)
     parser.add_argument("--foundation-baseline", default="")
     parser.add_argument("--rusage-exec", required=True)
+    parser.add_argument("--feedkit", default="")
     parser.add_argument("--out", required=True)
     parser.add_argument("--runs", type=int, default=0)
     parser.add_argument("--quick", action="store_true")

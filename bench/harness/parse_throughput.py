@@ -41,6 +41,8 @@ def tools(ctx):
         Tool("C SAX push, a write per record", lambda p: [ctx.sax_baseline, "--flush", p]),
         Tool("Foundation XMLParser", lambda p: [ctx.foundation_baseline, p],
              missing=None if ctx.foundation_baseline else "not built"),
+        Tool("FeedKit (Swift, whole document)", lambda p: [ctx.feedkit, p],
+             missing=None if ctx.feedkit else "no checkout at bench/out/FeedKit"),
         Tool("sfeed", lambda p: ["sfeed"], stdin_file=True, marker=None,
              missing=None if which("sfeed") else "not installed"),
         Tool("python feedparser", lambda p: [sys.executable, feedparser_script, p],
@@ -201,8 +203,18 @@ def json_feed_rows(ctx, feedpull, rss20_median, rss20_item_count):
         rss_per_item = rss20_median / rss20_item_count
         target = "≤ RSS 2.0's time per item: %s (%.2f µs vs %.2f µs)" % (
             verdict(json_per_item <= rss_per_item), json_per_item * 1e6, rss_per_item * 1e6)
-    return [["JSON Feed 100 MB", "feedpull" + exit_note(runs), throughput.format(1),
+    rows = [["JSON Feed 100 MB", "feedpull" + exit_note(runs), throughput.format(1),
              seconds.format(3), "", str(items), target]]
+    if ctx.feedkit:
+        progress("parse JSON Feed 100 MB: FeedKit")
+        peer_items, _ = count_item_lines([ctx.feedkit, path], timeout=RUN_TIMEOUT)
+        peer_runs = [run_measured([ctx.feedkit, path], timeout=RUN_TIMEOUT)
+                     for _ in range(ctx.runs)]
+        peer_seconds = Stats(m.wall for m in peer_runs)
+        rows.append(["JSON Feed 100 MB", "FeedKit (Swift, whole document)" + exit_note(peer_runs),
+                     Stats(actual / 1e6 / m.wall for m in peer_runs).format(1),
+                     peer_seconds.format(3), "", str(peer_items), ""])
+    return rows
 
 
 def podcast_rows(ctx, feedpull, rss20_median):
