@@ -30,6 +30,7 @@ public struct TransferRequest: Sendable {
   public var credentials: BasicCredentials?
   /// A proxy URL (`http://host:port`, `socks5h://…`); nil uses the environment's, as curl does.
   public var proxy: String?
+  /// A GET of `url` with the default limits (30 s, 10 s to connect, 64 MiB, 5 redirects).
   public init(url: String) { self.url = url }
 }
 
@@ -39,6 +40,7 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
   public var name: String
   /// The field value, trimmed.
   public var value: String
+  /// A header as it is sent or was received; the value is not checked here.
   public init(name: String, value: String) {
     self.name = name
     self.value = value
@@ -51,6 +53,8 @@ public struct BasicCredentials: Sendable, Hashable {
   public var user: String
   /// The password.
   public var password: String
+  /// Credentials sent as basic authentication; curl does not pass them on to another host
+  /// after a redirect.
   public init(user: String, password: String) {
     self.user = user
     self.password = password
@@ -83,6 +87,7 @@ public struct TransferResponse: Sendable, Equatable {
   public var cacheMaxAge: Int?
   /// `Expires` as seconds from now, never negative.
   public var expiresAfter: Int?
+  /// A response with only its status and final URL; the headers are filled in as they are parsed.
   public init(status: Int, url: String) {
     self.status = status
     self.url = url
@@ -107,6 +112,7 @@ public struct TransferError: Error, Sendable, Equatable {
   public var status: Int?
   /// libcurl's result code (`CURLcode`), when curl reported the failure.
   public var curlCode: Int?
+  /// A failure of `kind`; `status` only for `http`, `redirects` and `protocol`.
   public init(kind: Kind, message: String, status: Int? = nil, curlCode: Int? = nil) {
     self.kind = kind
     self.message = message
@@ -121,6 +127,7 @@ public struct TransferSummary: Sendable, Equatable {
   public var response: TransferResponse?
   /// Body bytes delivered, after decompression.
   public var bodyBytes: Int64 = 0
+  /// A summary; both are left empty for a transfer that failed before any response.
   public init(response: TransferResponse? = nil, bodyBytes: Int64 = 0) {
     self.response = response
     self.bodyBytes = bodyBytes
@@ -131,7 +138,9 @@ public struct TransferSummary: Sendable, Equatable {
 public struct TransferID: Hashable, Sendable, CustomStringConvertible {
   /// The number the worker gave the transfer.
   public let rawValue: UInt64
+  /// An id the worker numbered; build one yourself only in tests.
   public init(rawValue: UInt64) { self.rawValue = rawValue }
+  /// `transfer#N`, for logs.
   public var description: String { "transfer#\(rawValue)" }
 }
 
@@ -166,6 +175,8 @@ public protocol TransferDelegate: AnyObject {
 public struct WorkerStartError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What happened, for a person.
   public var message: String
+  /// An error with a message for a person.
   public init(message: String) { self.message = message }
+  /// The message.
   public var description: String { message }
 }

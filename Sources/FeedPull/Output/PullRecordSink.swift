@@ -17,12 +17,15 @@ public protocol PullRecordSink: Sendable {
 public final class PullRecordCollector: PullRecordSink {
   private let stored = TSanVisibleMutex<[PullRecord]>([])
 
+  /// An empty collector; read what it gathered with `records`.
   public init() {}
 
+  /// Appends the record; safe from any thread.
   public func receive(_ record: PullRecord) {
     stored.withLock { $0.append(record) }
   }
 
+  /// Nothing to do: records are kept, never written.
   public func flush() {}
 
   /// Every record received so far, in arrival order.

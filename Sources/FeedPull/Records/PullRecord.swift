@@ -26,6 +26,7 @@ public struct FeedRecord: Sendable, Equatable {
   public var url: String?
   /// The feed's own fields, as far as they are known before its first item.
   public var channel: FeedChannel
+  /// A `feed` record for `source`; `url` nil for standard input.
   public init(source: String, url: String? = nil, channel: FeedChannel) {
     self.source = source
     self.url = url
@@ -42,6 +43,7 @@ public struct ItemRecord: Sendable, Equatable {
   /// With subscription state: whether the item is new, changed, or already delivered before;
   /// nil for a pull without state, which knows nothing of earlier pulls.
   public var status: ItemStatus? = nil
+  /// An `item` record; `status` only with subscription state.
   public init(source: String, item: FeedItem, status: ItemStatus? = nil) {
     self.source = source
     self.item = item
@@ -162,6 +164,8 @@ public struct EndRecord: Sendable, Equatable {
     set { setExtras { $0.feedSchedule = newValue } }
   }
 
+  /// An `end` record with nothing known yet (no error, so `ok`; no items, no bytes); the
+  /// pipeline fills in the rest as the source ends.
   public init(source: String) { self.source = source }
 }
 
