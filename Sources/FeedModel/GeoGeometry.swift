@@ -11,11 +11,13 @@ public struct GeoGeometry: Sendable, Equatable {
   /// [longitude, latitude] or [longitude, latitude, elevation].
   public typealias Position = [Double]
 
+  /// Which shape `positions` describes; written as GeoJSON's `type`.
   public var kind: Kind
   /// One position for a point, the corners for a box, the path for a line, the ring (closed:
   /// the first position again at its end) for a polygon.
   public var positions: [Position]
 
+  /// A geometry; positions are in GeoJSON order (longitude first), whatever order the feed used.
   public init(kind: Kind, positions: [Position]) {
     self.kind = kind
     self.positions = positions
