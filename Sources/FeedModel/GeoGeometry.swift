@@ -3,9 +3,13 @@
 public struct GeoGeometry: Sendable, Equatable {
   /// GeoJSON's geometry kinds, and GeoRSS's box (two corners), which GeoJSON has no type for.
   public enum Kind: String, Sendable {
+    /// One position (`georss:point`, `geo:lat`/`geo:long`, `gml:Point`).
     case point = "Point"
+    /// A path of two or more positions (`georss:line`, `gml:LineString`).
     case lineString = "LineString"
+    /// A closed ring (`georss:polygon`, `gml:Polygon`'s exterior).
     case polygon = "Polygon"
+    /// Two corners, south-west then north-east (`georss:box`, `gml:Envelope`); not a GeoJSON type.
     case box = "Box"
   }
   /// [longitude, latitude] or [longitude, latitude, elevation].

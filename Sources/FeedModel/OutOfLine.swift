@@ -1,5 +1,6 @@
 /// A value type whose blank value is a meaningful "nothing given", for `OutOfLine`.
 public protocol BlankInitializable {
+  /// The blank value: every field nil or empty.
   init()
 }
 

@@ -98,10 +98,16 @@ public struct TransferResponse: Sendable, Equatable {
 public struct TransferError: Error, Sendable, Equatable {
   /// The failure's class, named as the output's error kinds.
   public enum Kind: String, Sendable {
+    /// A final status other than 2xx and 304; connection failures, malformed HTTP and short bodies;
+    /// an unresolved host name; a time limit; a TLS handshake or certificate failure.
     case http, network, dns, timeout, tls
+    /// The body passed `maxBodyBytes`; the bytes before the limit were delivered.
     case tooLarge = "too_large"
+    /// More redirects than `maxRedirects`.
     case redirects
+    /// A URL scheme, or a redirect to one, other than http and https.
     case `protocol`
+    /// Cancelled by the caller or by the delegate, queued or in flight.
     case cancelled
   }
   /// The class of failure.
@@ -146,6 +152,7 @@ public struct TransferID: Hashable, Sendable, CustomStringConvertible {
 
 /// The delegate's answer to a response.
 public enum ResponseDisposition: Sendable {
+  /// Go on: the body follows.
   case allow
   /// Cancel now: the transfer fails with `cancelled` and no body is delivered.
   case cancel
@@ -153,6 +160,7 @@ public enum ResponseDisposition: Sendable {
 
 /// The delegate's answer to a chunk.
 public enum ChunkDisposition: Sendable {
+  /// The chunk was used; the next one may come.
   case consumed
   /// Not consumed: pause the transfer; the same bytes are delivered again after
   /// `ConnectionWorker.resume(_:)`.
@@ -163,10 +171,13 @@ public enum ChunkDisposition: Sendable {
 /// at most one `didReceive response` (a 2xx or 304 only, before any body byte), body chunks,
 /// then exactly one of `didFinish` or `didFail`.
 public protocol TransferDelegate: AnyObject {
+  /// The final response, once its headers are complete; answer `.cancel` to skip its body.
   func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition
   /// `chunk` is valid only during the call (it is curl's buffer): copy what you keep.
   func transfer(_ id: TransferID, didReceive chunk: UnsafeRawBufferPointer) -> ChunkDisposition
+  /// The transfer ended with its whole body delivered; nothing more comes for `id`.
   func transfer(_ id: TransferID, didFinish summary: TransferSummary)
+  /// The transfer failed; `summary` says what arrived before. Nothing more comes for `id`.
   func transfer(_ id: TransferID, didFail error: TransferError, summary: TransferSummary)
 }
 

@@ -7,6 +7,8 @@ import Synchronization
 /// implementations must be thread-safe; records of one source arrive in order, records of
 /// different sources interleave.
 public protocol PullRecordSink: Sendable {
+  /// One record, as soon as it is known; it must not block for long, as the parse of its source
+  /// waits meanwhile.
   func receive(_ record: PullRecord)
   /// A batch boundary (the end of a parsed chunk, the end of a source): what was received may
   /// be written out now. Writers batch records between flushes into one `write`.

@@ -4,8 +4,11 @@ import HTTPWorker
 /// What feedpull reports for one source, in this order: at most one `feed`, its `item`s in
 /// document order, exactly one `end` (docs/format.md).
 public enum PullRecord: Sendable, Equatable {
+  /// The channel, before its first item.
   case feed(FeedRecord)
+  /// One item, the moment it is parsed.
   case item(ItemRecord)
+  /// The source's outcome; nothing of that source follows.
   case end(EndRecord)
 
   /// The source exactly as given, which every record carries.
@@ -53,6 +56,8 @@ public struct ItemRecord: Sendable, Equatable {
 
 /// An item's standing against what earlier pulls of its source delivered.
 public enum ItemStatus: String, Sendable {
+  /// `new`: never delivered for this source; `updated`: delivered before, and its title, link,
+  /// summary, content or enclosures changed since; `seen`: unchanged (written only with `--all`).
   case new, updated, seen
 }
 
