@@ -43,8 +43,8 @@ public struct FeedLink: Sendable, Equatable {
   /// The relation (`alternate`, `self`, `enclosure`, `related`, `replies`, …); the parser fills in
   /// `alternate` when the feed gives none.
   public var rel: String?
-  /// The MIME type of the target; the parser defaults it to `text/html` (`application/atom+xml` for
-  /// `self`).
+  /// The MIME type of the target; the XML parser defaults it to `text/html`
+  /// (`application/atom+xml` for `self`), a JSON Feed link has none.
   public var type: String?
   /// A human-readable label the feed gives the link; nil when none.
   public var title: String?
