@@ -99,8 +99,8 @@ public struct FeedChannel: Sendable, Equatable {
   public var link: String?
   /// The feed's own URL, when the feed names it (`atom:link rel="self"`).
   public var selfLink: String?
-  /// RSS `description`, Atom `subtitle` (0.3 `tagline`), JSON Feed `description`; as given, not
-  /// trimmed of markup.
+  /// RSS `description`, Atom `subtitle` (0.3 `tagline`), JSON Feed `description`; any HTML in
+  /// it is kept as the feed wrote it.
   public var description: String?
   /// A language tag (`en-GB`): `language`, `dc:language`, else the root's `xml:lang`.
   public var language: String?

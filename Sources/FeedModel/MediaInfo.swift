@@ -24,9 +24,9 @@ public struct MediaInfo: Sendable, Equatable {
     public var channels: Int?
     /// Seconds.
     public var duration: Double?
-    /// Pixels.
+    /// Width in pixels (video, image); nil when not given.
     public var width: Int?
-    /// Pixels.
+    /// Height in pixels (video, image); nil when not given.
     public var height: Int?
     /// The language of the rendition (RFC 5646 tag).
     public var lang: String?
@@ -40,9 +40,9 @@ public struct MediaInfo: Sendable, Equatable {
   public struct Thumbnail: Sendable, Equatable {
     /// The image's URL, resolved.
     public var url: String
-    /// Pixels.
+    /// Width in pixels; nil when not given.
     public var width: Int?
-    /// Pixels.
+    /// Height in pixels; nil when not given.
     public var height: Int?
     /// The offset in the media the image shows, as written (`12:05:01.123`), not parsed.
     public var time: String?
@@ -120,7 +120,7 @@ public struct MediaInfo: Sendable, Equatable {
   public struct Community: Sendable, Equatable {
     /// `media:starRating`.
     public struct StarRating: Sendable, Equatable {
-      /// The mean rating.
+      /// The mean of the ratings, on the scale from `min` to `max`.
       public var average: Double?
       /// How many ratings the mean is of.
       public var count: Int?

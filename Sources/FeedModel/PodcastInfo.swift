@@ -198,7 +198,7 @@ public struct PodcastInfo: Sendable, Equatable {
     public var bitrate: Double?
     /// Video height in pixels.
     public var height: Int?
-    /// The rendition's language.
+    /// The rendition's language (a dubbed version); nil means the episode's.
     public var lang: String?
     /// A short label for a picker ("Standard", "High quality").
     public var title: String?

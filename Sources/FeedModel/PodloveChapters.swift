@@ -5,7 +5,7 @@ public struct PodloveChapters: Sendable, Equatable {
   public struct Chapter: Sendable, Equatable {
     /// Seconds from the start, with milliseconds; nil when the mark's time cannot be read.
     public var start: Double?
-    /// The chapter's title.
+    /// The chapter's title, as a player lists it; nil when the mark has none.
     public var title: String?
     /// A URL about the chapter (a show note, a product), resolved.
     public var href: String?

@@ -188,6 +188,6 @@ public struct WorkerStartError: Error, Sendable, Equatable, CustomStringConverti
   public var message: String
   /// An error with a message for a person.
   public init(message: String) { self.message = message }
-  /// The message.
+  /// The message alone, so that the error prints as a sentence.
   public var description: String { message }
 }
