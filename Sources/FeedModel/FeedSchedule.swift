@@ -19,6 +19,7 @@ public struct FeedSchedule: Sendable, Equatable, Hashable {
   /// The date the period counts from, as given (`sy:updateBase`).
   public var updateBase: String?
 
+  /// A schedule as the feed gave it; all parts optional.
   public init(
     ttl: Int? = nil, skipHours: [Int] = [], skipDays: [String] = [], updatePeriod: String? = nil,
     updateFrequency: Int? = nil, updateBase: String? = nil

@@ -5,7 +5,9 @@ public struct LinkedFeed: Sendable, Equatable {
   public var url: String
   /// The MIME type the page gives, lower-cased, without parameters.
   public var type: String?
+  /// The link's `title`, which often tells several feeds of one page apart ("Comments").
   public var title: String?
+  /// A linked feed as the page gives it.
   public init(url: String, type: String? = nil, title: String? = nil) {
     self.url = url
     self.type = type

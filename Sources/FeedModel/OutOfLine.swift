@@ -1,5 +1,6 @@
 /// A value type whose blank value is a meaningful "nothing given", for `OutOfLine`.
 public protocol BlankInitializable {
+  /// The blank value: every field nil or empty.
   init()
 }
 
@@ -15,6 +16,7 @@ public struct OutOfLine<Value: Sendable & Equatable & BlankInitializable>: Senda
 
   private var storage: Storage?
 
+  /// Nothing set: a nil reference, which costs no allocation.
   public init() {}
 
   /// Holds `value` (a blank one too: test `isBlank` only for a value never set).
@@ -42,6 +44,7 @@ public struct OutOfLine<Value: Sendable & Equatable & BlankInitializable>: Senda
   /// True when nothing was ever set.
   public var isBlank: Bool { storage == nil }
 
+  /// Equal when both share storage, or their values (blank for a nil reference) are equal.
   public static func == (lhs: OutOfLine, rhs: OutOfLine) -> Bool {
     lhs.storage === rhs.storage || lhs.value == rhs.value
   }

@@ -5,9 +5,13 @@ public struct PodloveChapters: Sendable, Equatable {
   public struct Chapter: Sendable, Equatable {
     /// Seconds from the start, with milliseconds; nil when the mark's time cannot be read.
     public var start: Double?
+    /// The chapter's title, as a player lists it; nil when the mark has none.
     public var title: String?
+    /// A URL about the chapter (a show note, a product), resolved.
     public var href: String?
+    /// A URL of a picture for the chapter, resolved.
     public var image: String?
+    /// A chapter mark as the feed gives it.
     public init(
       start: Double? = nil, title: String? = nil, href: String? = nil, image: String? = nil
     ) {
@@ -17,7 +21,11 @@ public struct PodloveChapters: Sendable, Equatable {
       self.image = image
     }
   }
+  /// The format's version the feed names (`psc:chapters version="1.2"`).
   public var version: String?
+  /// The chapter marks in document order (players expect ascending start times; they are not
+  /// sorted here).
   public var list: [Chapter] = []
+  /// An empty chapter list of `version`.
   public init(version: String? = nil) { self.version = version }
 }

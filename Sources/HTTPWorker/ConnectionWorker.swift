@@ -21,6 +21,7 @@ public final class ConnectionWorker: Sendable {
     /// The least time between two request starts to one host, so that a list of a hundred feeds
     /// on one site does not arrive as a burst.
     public var hostDelay: Duration = .seconds(1)
+    /// The defaults: 8 transfers in flight, 2 to one host, 1 s between request starts to one host.
     public init() {}
   }
 

@@ -30,6 +30,7 @@ public struct TransferRequest: Sendable {
   public var credentials: BasicCredentials?
   /// A proxy URL (`http://host:port`, `socks5h://…`); nil uses the environment's, as curl does.
   public var proxy: String?
+  /// A GET of `url` with the default limits (30 s, 10 s to connect, 64 MiB, 5 redirects).
   public init(url: String) { self.url = url }
 }
 
@@ -39,6 +40,7 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
   public var name: String
   /// The field value, trimmed.
   public var value: String
+  /// A header as it is sent or was received; the value is not checked here.
   public init(name: String, value: String) {
     self.name = name
     self.value = value
@@ -51,6 +53,8 @@ public struct BasicCredentials: Sendable, Hashable {
   public var user: String
   /// The password.
   public var password: String
+  /// Credentials sent as basic authentication; curl does not pass them on to another host
+  /// after a redirect.
   public init(user: String, password: String) {
     self.user = user
     self.password = password
@@ -83,6 +87,7 @@ public struct TransferResponse: Sendable, Equatable {
   public var cacheMaxAge: Int?
   /// `Expires` as seconds from now, never negative.
   public var expiresAfter: Int?
+  /// A response with only its status and final URL; the headers are filled in as they are parsed.
   public init(status: Int, url: String) {
     self.status = status
     self.url = url
@@ -93,10 +98,16 @@ public struct TransferResponse: Sendable, Equatable {
 public struct TransferError: Error, Sendable, Equatable {
   /// The failure's class, named as the output's error kinds.
   public enum Kind: String, Sendable {
+    /// A final status other than 2xx and 304; connection failures, malformed HTTP and short bodies;
+    /// an unresolved host name; a time limit; a TLS handshake or certificate failure.
     case http, network, dns, timeout, tls
+    /// The body passed `maxBodyBytes`; the bytes before the limit were delivered.
     case tooLarge = "too_large"
+    /// More redirects than `maxRedirects`.
     case redirects
+    /// A URL scheme, or a redirect to one, other than http and https.
     case `protocol`
+    /// Cancelled by the caller or by the delegate, queued or in flight.
     case cancelled
   }
   /// The class of failure.
@@ -107,6 +118,7 @@ public struct TransferError: Error, Sendable, Equatable {
   public var status: Int?
   /// libcurl's result code (`CURLcode`), when curl reported the failure.
   public var curlCode: Int?
+  /// A failure of `kind`; `status` only for `http`, `redirects` and `protocol`.
   public init(kind: Kind, message: String, status: Int? = nil, curlCode: Int? = nil) {
     self.kind = kind
     self.message = message
@@ -121,6 +133,7 @@ public struct TransferSummary: Sendable, Equatable {
   public var response: TransferResponse?
   /// Body bytes delivered, after decompression.
   public var bodyBytes: Int64 = 0
+  /// A summary; both are left empty for a transfer that failed before any response.
   public init(response: TransferResponse? = nil, bodyBytes: Int64 = 0) {
     self.response = response
     self.bodyBytes = bodyBytes
@@ -131,12 +144,15 @@ public struct TransferSummary: Sendable, Equatable {
 public struct TransferID: Hashable, Sendable, CustomStringConvertible {
   /// The number the worker gave the transfer.
   public let rawValue: UInt64
+  /// An id the worker numbered; build one yourself only in tests.
   public init(rawValue: UInt64) { self.rawValue = rawValue }
+  /// `transfer#N`, for logs.
   public var description: String { "transfer#\(rawValue)" }
 }
 
 /// The delegate's answer to a response.
 public enum ResponseDisposition: Sendable {
+  /// Go on: the body follows.
   case allow
   /// Cancel now: the transfer fails with `cancelled` and no body is delivered.
   case cancel
@@ -144,6 +160,7 @@ public enum ResponseDisposition: Sendable {
 
 /// The delegate's answer to a chunk.
 public enum ChunkDisposition: Sendable {
+  /// The chunk was used; the next one may come.
   case consumed
   /// Not consumed: pause the transfer; the same bytes are delivered again after
   /// `ConnectionWorker.resume(_:)`.
@@ -154,10 +171,13 @@ public enum ChunkDisposition: Sendable {
 /// at most one `didReceive response` (a 2xx or 304 only, before any body byte), body chunks,
 /// then exactly one of `didFinish` or `didFail`.
 public protocol TransferDelegate: AnyObject {
+  /// The final response, once its headers are complete; answer `.cancel` to skip its body.
   func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition
   /// `chunk` is valid only during the call (it is curl's buffer): copy what you keep.
   func transfer(_ id: TransferID, didReceive chunk: UnsafeRawBufferPointer) -> ChunkDisposition
+  /// The transfer ended with its whole body delivered; nothing more comes for `id`.
   func transfer(_ id: TransferID, didFinish summary: TransferSummary)
+  /// The transfer failed; `summary` says what arrived before. Nothing more comes for `id`.
   func transfer(_ id: TransferID, didFail error: TransferError, summary: TransferSummary)
 }
 
@@ -166,6 +186,8 @@ public protocol TransferDelegate: AnyObject {
 public struct WorkerStartError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What happened, for a person.
   public var message: String
+  /// An error with a message for a person.
   public init(message: String) { self.message = message }
+  /// The message alone, so that the error prints as a sentence.
   public var description: String { message }
 }

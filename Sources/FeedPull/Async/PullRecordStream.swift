@@ -32,18 +32,23 @@ extension FeedPuller {
 
 /// Records of a pull, in arrival order (see `FeedPuller.records(_:bufferLimit:)`).
 public struct PullRecordStream: AsyncSequence, Sendable {
+  /// Every kind of record, in the order the puller produced them; a source's `end` is its last.
   public typealias Element = PullRecord
   let stream: AsyncStream<PullRecord>
   let buffer: RecordStreamBuffer
 
+  /// Starts reading. Only one iterator reads a stream: records are delivered once.
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(base: stream.makeAsyncIterator(), buffer: buffer)
   }
 
+  /// Reads the stream and, for each record taken, frees a place in the bounded buffer so that the
+  /// puller, paused when the buffer was full, goes on.
   public struct AsyncIterator: AsyncIteratorProtocol {
     var base: AsyncStream<PullRecord>.Iterator
     let buffer: RecordStreamBuffer
 
+    /// The next record, waiting for it; nil once every source has ended (or the stream was cancelled).
     public mutating func next() async -> PullRecord? {
       let record = await base.next()
       if record != nil { buffer.consumed() }

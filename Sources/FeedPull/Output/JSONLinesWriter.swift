@@ -21,6 +21,8 @@ public final class JSONLinesWriter: PullRecordSink {
   /// True once a write failed (the reader closed the pipe): further output is dropped.
   public var failed: Bool { output.failureMessage != nil }
 
+  /// Encodes the record into the pending buffer; written out at the next `flush`, or at once when
+  /// the buffer has grown past 64 KiB.
   public func receive(_ record: PullRecord) {
     pending.withLock { buffer in
       JSONLinesEncoding.append(record, to: &buffer)
@@ -28,6 +30,8 @@ public final class JSONLinesWriter: PullRecordSink {
     }
   }
 
+  /// Writes every pending line to the file descriptor in one `write`; after a failed write it drops
+  /// them (see `failed`).
   public func flush() {
     pending.withLock { buffer in
       if !buffer.isEmpty { write(&buffer) }

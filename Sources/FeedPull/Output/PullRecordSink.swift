@@ -7,6 +7,8 @@ import Synchronization
 /// implementations must be thread-safe; records of one source arrive in order, records of
 /// different sources interleave.
 public protocol PullRecordSink: Sendable {
+  /// One record, as soon as it is known; it must not block for long, as the parse of its source
+  /// waits meanwhile.
   func receive(_ record: PullRecord)
   /// A batch boundary (the end of a parsed chunk, the end of a source): what was received may
   /// be written out now. Writers batch records between flushes into one `write`.
@@ -17,12 +19,15 @@ public protocol PullRecordSink: Sendable {
 public final class PullRecordCollector: PullRecordSink {
   private let stored = TSanVisibleMutex<[PullRecord]>([])
 
+  /// An empty collector; read what it gathered with `records`.
   public init() {}
 
+  /// Appends the record; safe from any thread.
   public func receive(_ record: PullRecord) {
     stored.withLock { $0.append(record) }
   }
 
+  /// Nothing to do: records are kept, never written.
   public func flush() {}
 
   /// Every record received so far, in arrival order.

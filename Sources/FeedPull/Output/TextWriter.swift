@@ -36,6 +36,8 @@ public final class TextWriter: PullRecordSink {
   /// True once a write failed; further output is dropped.
   public var failed: Bool { output.failureMessage != nil }
 
+  /// Formats the record as lines for a person; a source that is not the one speaking keeps its
+  /// lines until its turn.
   public func receive(_ record: PullRecord) {
     state.withLock { state in
       let source = record.source
@@ -63,6 +65,7 @@ public final class TextWriter: PullRecordSink {
     }
   }
 
+  /// Writes the lines formatted so far to the file descriptor.
   public func flush() {
     state.withLock { state in
       guard !state.pending.isEmpty else { return }

@@ -29,6 +29,7 @@ extension FeedPuller {
     /// `--no-discover`, the page ends `not_a_feed` with the feeds it links).
     public var discoversFeeds = true
 
+    /// The command line's defaults, each listed above.
     public init() {}
   }
 }

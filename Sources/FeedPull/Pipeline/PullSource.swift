@@ -30,6 +30,8 @@ public struct PullSource: Sendable, Hashable {
   /// Asks for `EndRecord.bodyDigest`; off by default, so a pull without state pays nothing.
   public var wantsBodyDigest = false
 
+  /// A source with the validators of its last pull (nil for a first pull); the other settings
+  /// start at the configuration's.
   public init(_ source: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
     self.source = source
     self.ifNoneMatch = ifNoneMatch

@@ -27,7 +27,9 @@ public struct PullError: Error, Sendable, Hashable, CustomStringConvertible {
       self.code = code
     }
 
+    /// The kind's name as written in `error.kind` (`too_large`, `not_a_feed`).
     public var rawValue: String { code.rawValue }
+    /// The same name as `rawValue`, for messages.
     public var description: String { code.rawValue }
 
     /// A status other than 2xx and 304; the body was not parsed.
@@ -68,6 +70,7 @@ public struct PullError: Error, Sendable, Hashable, CustomStringConvertible {
   /// libcurl's result code (`CURLcode`), when curl reported the failure.
   public var curlCode: Int?
 
+  /// An error of `kind`; `status` only for `http`, `redirects` and `protocol`.
   public init(kind: Kind, message: String, status: Int? = nil, curlCode: Int? = nil) {
     self.kind = kind
     self.message = message
@@ -75,5 +78,6 @@ public struct PullError: Error, Sendable, Hashable, CustomStringConvertible {
     self.curlCode = curlCode
   }
 
+  /// `kind: message`, the form feedpull prints on stderr after the SOURCE.
   public var description: String { "\(kind): \(message)" }
 }

@@ -5,6 +5,8 @@ extension PullRecord: Encodable {
   /// The record as the one line `feedpull --format jsonl` writes for it, without the newline.
   public var jsonLine: String { JSONLinesEncoding.line(self) }
 
+  /// Encodes the fields of `jsonLine`, no more and no fewer; throws only if that line cannot be read
+  /// back, which would be a bug in the JSON Lines encoder.
   public func encode(to encoder: any Encoder) throws {
     guard let value = JSONValueReader.read(jsonLine) else {
       throw EncodingError.invalidValue(
@@ -15,18 +17,21 @@ extension PullRecord: Encodable {
 }
 
 extension FeedRecord: Encodable {
+  /// Encodes as the `feed` object of JSON Lines, `type` included.
   public func encode(to encoder: any Encoder) throws {
     try PullRecord.feed(self).encode(to: encoder)
   }
 }
 
 extension ItemRecord: Encodable {
+  /// Encodes as the `item` object of JSON Lines, `type` included.
   public func encode(to encoder: any Encoder) throws {
     try PullRecord.item(self).encode(to: encoder)
   }
 }
 
 extension EndRecord: Encodable {
+  /// Encodes as the `end` object of JSON Lines, `type` included.
   public func encode(to encoder: any Encoder) throws {
     try PullRecord.end(self).encode(to: encoder)
   }

@@ -4,8 +4,11 @@ import HTTPWorker
 /// What feedpull reports for one source, in this order: at most one `feed`, its `item`s in
 /// document order, exactly one `end` (docs/format.md).
 public enum PullRecord: Sendable, Equatable {
+  /// The channel, before its first item.
   case feed(FeedRecord)
+  /// One item, the moment it is parsed.
   case item(ItemRecord)
+  /// The source's outcome; nothing of that source follows.
   case end(EndRecord)
 
   /// The source exactly as given, which every record carries.
@@ -26,6 +29,7 @@ public struct FeedRecord: Sendable, Equatable {
   public var url: String?
   /// The feed's own fields, as far as they are known before its first item.
   public var channel: FeedChannel
+  /// A `feed` record for `source`; `url` nil for standard input.
   public init(source: String, url: String? = nil, channel: FeedChannel) {
     self.source = source
     self.url = url
@@ -42,6 +46,7 @@ public struct ItemRecord: Sendable, Equatable {
   /// With subscription state: whether the item is new, changed, or already delivered before;
   /// nil for a pull without state, which knows nothing of earlier pulls.
   public var status: ItemStatus? = nil
+  /// An `item` record; `status` only with subscription state.
   public init(source: String, item: FeedItem, status: ItemStatus? = nil) {
     self.source = source
     self.item = item
@@ -51,6 +56,8 @@ public struct ItemRecord: Sendable, Equatable {
 
 /// An item's standing against what earlier pulls of its source delivered.
 public enum ItemStatus: String, Sendable {
+  /// `new`: never delivered for this source; `updated`: delivered before, and its title, link,
+  /// summary, content or enclosures changed since; `seen`: unchanged (written only with `--all`).
   case new, updated, seen
 }
 
@@ -162,6 +169,8 @@ public struct EndRecord: Sendable, Equatable {
     set { setExtras { $0.feedSchedule = newValue } }
   }
 
+  /// An `end` record with nothing known yet (no error, so `ok`; no items, no bytes); the
+  /// pipeline fills in the rest as the source ends.
   public init(source: String) { self.source = source }
 }
 

@@ -16,6 +16,9 @@
 ///   never earlier than a hint. Nothing known: 1 hour. Then clamped to the minimum and maximum,
 ///   then pushed out of the feed's skipHours/skipDays.
 public enum CheckSchedule {
+  /// When to check the source again, and why, after the pull `observed` at `now` (seconds since
+  /// 1970). `jitter` is a factor near 1 (see `randomJitter()`), clamped to ±10%; passing it in
+  /// keeps the function pure, so tests fix it.
   public static func next(
     state: SubscriptionState, observed: PullObservation, now: Int64,
     options: ScheduleOptions, jitter: Double
