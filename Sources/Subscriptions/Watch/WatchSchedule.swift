@@ -31,6 +31,9 @@ struct WatchSchedule {
 
   func contains(_ source: String) -> Bool { dueTimes[source] != nil }
 
+  /// Entries in the heap, stale ones included (for tests of its bound).
+  var heapSize: Int { heap.count }
+
   /// The earliest due time, nil when nothing is scheduled.
   mutating func earliest() -> Int64? {
     dropStaleTop()
