@@ -53,7 +53,14 @@ import Testing
   @Test func endsWhenTheConsumingTaskIsCancelled() async throws {
     let server = try LoopbackHTTPServer(routes: ["/stall": .silent])
     let puller = try FeedPuller(configuration: .forLoopbackTests)
-    let store = MemorySubscriptionStore()
+    let path = TemporaryState.path()
+    defer {
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
+    }
+    // As in the README: the SQLite store.
+    let store = try SQLiteSubscriptionStore(path: path)
     let watcher = try FeedWatcher(store: store, puller: puller, sources: [server.url("/stall")])
     let consumer = Task {
       var ends: [EndRecord] = []
