@@ -105,6 +105,14 @@ class EndCounter:
         return True
 
 
+def fresh_copy(base, state):
+    """A copy of a checkpointed state, without the WAL of an earlier run beside it."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(state + suffix):
+            os.remove(state + suffix)
+    shutil.copy(base, state)
+
+
 def stop(process):
     process.send_signal(signal.SIGTERM)
     try:
@@ -159,7 +167,7 @@ def one_pass(feedpull, work, count=1_000, runs=3):
     shot_figures, watch_figures = [], []
     for _ in range(runs):
         state = os.path.join(work, "pass-shot.db")
-        shutil.copy(base, state)
+        fresh_copy(base, state)
         started = time.monotonic()
         before = os.times()
         subprocess.run([feedpull, "-f", "jsonl", "--state", state, "--due", "-i", listing],
@@ -169,7 +177,7 @@ def one_pass(feedpull, work, count=1_000, runs=3):
                              after.children_user + after.children_system
                              - before.children_user - before.children_system))
         state = os.path.join(work, "pass-watch.db")
-        shutil.copy(base, state)
+        fresh_copy(base, state)
         started = time.monotonic()
         process = subprocess.Popen([feedpull, "--watch", "-f", "jsonl", "--state", state,
                                     "-i", listing], stdout=subprocess.PIPE)

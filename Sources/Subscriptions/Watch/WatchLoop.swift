@@ -169,26 +169,15 @@ public final class WatchLoop: Sendable {
   }
 
   /// Each source's next due time from the store (registering new ones); at once for
-  /// `dueAtOnce`.
+  /// `dueAtOnce`. Gone sources are scheduled too: `begin` says they are gone when they come up.
   private func scheduleOf(_ sources: [String], dueAtOnce: Bool) throws(StoreError) -> [(
     String, Int64
   )] {
     var unique = Set<String>()
     let sources = sources.filter { unique.insert($0).inserted }
     try store.register(sources)
-    var schedule: [(String, Int64)] = []
-    schedule.reserveCapacity(sources.count)
-    for source in sources {
-      let state = try store.state(of: source)
-      if state?.gone == true && !options.force {
-        // Gone (410): it is only pulled with --force; say so once, as a one-shot run would.
-        sink.receive(.end(deferredEnd(state ?? SubscriptionState(source: source), hold: nil)))
-        continue
-      }
-      schedule.append((source, dueAtOnce ? 0 : state?.nextCheckAt ?? 0))
-    }
-    sink.flush()
-    return schedule
+    let times = dueAtOnce ? [:] : try store.nextCheckTimes(of: sources)
+    return sources.map { ($0, times[$0] ?? 0) }
   }
 
   /// Starts what is due while slots are free, then sleeps until the next due time. On the queue.
