@@ -146,6 +146,9 @@ struct CommandLineOptions {
         throw UsageError(message: "\(name) needs --state PATH")
       }
     }
+    if watch && sources.contains("-") {
+      throw UsageError(message: "--watch cannot read standard input again and again (-)")
+    }
     if statsInterval != nil && !watch {
       throw UsageError(message: "--stats-interval needs --watch")
     }

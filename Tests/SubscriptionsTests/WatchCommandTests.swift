@@ -182,6 +182,9 @@ import Testing
     ])
     #expect(noWatch.status == 2)
     #expect(noWatch.stderr.contains("--stats-interval needs --watch"))
+    let standardInput = try FeedpullProcess.run(["--watch", "--state", "/nonexistent/x.db", "-"])
+    #expect(standardInput.status == 2)
+    #expect(standardInput.stderr.contains("standard input"))
   }
 
   @Test func statsRecordsComeAtTheInterval() throws {

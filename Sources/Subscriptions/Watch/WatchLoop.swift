@@ -68,6 +68,13 @@ public final class WatchLoop: Sendable {
     slots = max(1, transfersAtOnce ?? puller.configuration.maxConcurrentTransfers)
     let timer = DispatchSource.makeTimerSource(queue: queue)
     self.timer = TSanVisibleMutex(timer)
+    // Active from the start, asleep until `start` arms it: dispatch traps when a source that
+    // was never activated is released (a watch whose store failed at start).
+    self.timer.withLock { timer in
+      timer.setEventHandler { [weak self] in self?.pump() }
+      timer.schedule(deadline: .distantFuture)
+      timer.activate()
+    }
   }
 
   /// Registers `sources` in the store (new ones due at once), reads when each is next due, and
@@ -81,11 +88,6 @@ public final class WatchLoop: Sendable {
           state.schedule.set(source, due: due)
         }
         state.started = true
-      }
-      timer.withLock { timer in
-        timer.setEventHandler { [weak self] in self?.pump() }
-        timer.schedule(deadline: .distantFuture)
-        timer.activate()
       }
       pump()
     }
