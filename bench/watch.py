@@ -9,8 +9,9 @@ idle: 10,000 local sources put in a state by a one-shot run (--min-interval 1h),
       every thread, from /proc, over 30 s once the watch has loaded its schedule.
 pass: 1,000 due local sources: a one-shot `--state --due` run against a watch on a fresh copy of
       the same state, until its 1,000th end record (wall and CPU, median of --runs).
-soak: 500 http sources on a threaded server on 127.0.0.1 (each pass publishes one new item per
-      feed) watched with --min-interval 1s for 50 passes; RSS, fds and state size per pass.
+soak: 500 http sources on a threaded server on 127.0.0.1 (the same ten items; with --publish a
+      new item per feed every two seconds) watched with --min-interval 1s for 50 passes; RSS,
+      fds and state size per pass.
 Every server is bound to 127.0.0.1; every process started here is stopped by its pid.
 """
 
@@ -202,10 +203,12 @@ def one_pass(feedpull, work, count=1_000, runs=3):
 class SoakFeeds(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     started = time.monotonic()
+    publishing = False
 
     def do_GET(self):
-        # A new item about every two seconds per feed, the last ten in the document.
-        newest = int((time.monotonic() - SoakFeeds.started) / 2)
+        # Ten items; with --publish a new one about every two seconds per feed (the state then
+        # grows with the items it must remember, by design).
+        newest = int((time.monotonic() - SoakFeeds.started) / 2) if SoakFeeds.publishing else 9
         name = self.path.strip("/")
         body = feed(name, range(max(0, newest - 9), newest + 1)).encode()
         self.send_response(200)
@@ -218,7 +221,8 @@ class SoakFeeds(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def soak(feedpull, work, count=500, passes=50):
+def soak(feedpull, work, count=500, passes=50, publishing=False):
+    SoakFeeds.publishing = publishing
     server = http.server.ThreadingHTTPServer((LOOPBACK, 0), SoakFeeds)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -228,7 +232,7 @@ def soak(feedpull, work, count=500, passes=50):
         out.write("".join(f"http://{LOOPBACK}:{port}/feed{i}\n" for i in range(count)))
     state = os.path.join(work, "soak.db")
     process = subprocess.Popen(
-        [feedpull, "--watch", "-f", "jsonl", "--state", state, "-i", listing,
+        [feedpull, "--watch", "-q", "-f", "jsonl", "--state", state, "-i", listing,
          "--min-interval", "1s", "--max-interval", "1s", "--per-host", "8", "--host-delay", "0"],
         stdout=subprocess.PIPE)
     ends = EndCounter(process)
@@ -243,7 +247,9 @@ def soak(feedpull, work, count=500, passes=50):
         rows.append((done, rss_kib(process.pid), fds, size, time.monotonic() - started))
     stop(process)
     server.shutdown()
-    print("soak, 500 http sources: pass, RSS MiB, open fds, state file + WAL KiB, seconds")
+    kind = "a new item per feed every 2 s" if publishing else "the same ten items"
+    print(f"soak, {count} http sources ({kind}): pass, RSS MiB, open fds, "
+          "state file + WAL KiB, seconds")
     for done, rss, fds, size, seconds in rows:
         if done in (1, 2, 5, 10, 20, 30, 40, 50) or done == rows[-1][0]:
             print(f"  {done:3d}  {rss / 1024:7.1f}  {fds:4d}  {size / 1024:8.0f}  {seconds:6.1f}")
@@ -255,6 +261,7 @@ def main():
     parser.add_argument("--section", default="all", choices=["idle", "pass", "soak", "all"])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--passes", type=int, default=50)
+    parser.add_argument("--publish", action="store_true", help="soak: feeds that grow")
     args = parser.parse_args()
     feedpull = os.path.abspath(args.feedpull)
     work = tempfile.mkdtemp(prefix="feedpull-watch-bench-")
@@ -264,7 +271,7 @@ def main():
         if args.section in ("pass", "all"):
             one_pass(feedpull, work, runs=args.runs)
         if args.section in ("soak", "all"):
-            soak(feedpull, work, passes=args.passes)
+            soak(feedpull, work, passes=args.passes, publishing=args.publish)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
