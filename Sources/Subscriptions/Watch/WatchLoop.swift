@@ -95,10 +95,8 @@ public final class WatchLoop: Sendable {
 
   /// Adds sources while the watch runs: new ones are due at once.
   public func add(_ sources: [String]) throws(StoreError) {
-    let known = state.withLock { $0.listed }
-    let added = sources.filter { !known.contains($0) }
-    guard !added.isEmpty else { return }
-    let schedule = try scheduleOf(added, dueAtOnce: true)
+    // Which ones are new is decided on the queue, after any removal asked for before.
+    let schedule = try scheduleOf(sources, dueAtOnce: true)
     queue.async {
       self.state.withLock { state in
         guard !state.stopping else { return }
@@ -190,7 +188,11 @@ public final class WatchLoop: Sendable {
         guard state.started, !state.stopping, !state.held, state.inFlight.count < slots else {
           return nil
         }
-        return state.schedule.popDue(now: now)
+        while let source = state.schedule.popDue(now: now) {
+          // Removed and added again while its pull ran: that pull's end puts it back.
+          if state.inFlight[source] == nil { return source }
+        }
+        return nil
       }
       guard let source = next else { break }
       guard admits() else {
