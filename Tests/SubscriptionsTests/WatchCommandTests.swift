@@ -172,6 +172,21 @@ import Testing
     #expect(server.requests.count == 1)
   }
 
+  @Test func aClosedStandardOutputStopsTheWatchWithStatusOne() throws {
+    let server = try LoopbackHTTPServer(routes: ["/a": .ok(subscribedFeed(["a"]))])
+    let watch = WatchRun()
+    defer { watch.remove() }
+    // `head` takes the first byte and goes; the next pass's write then fails (EPIPE).
+    let command =
+      "'\(FeedpullProcess.binary.path)' --watch -f jsonl --state '\(watch.state.statePath)' "
+      + "--min-interval 1s --max-interval 1s --host-delay 0 '\(server.url("/a"))' "
+      + "| head -c 1 > /dev/null; echo \"status ${PIPESTATUS[0]}\""
+    let result = try FeedpullProcess.run(
+      executable: URL(fileURLWithPath: "/bin/bash"), ["-c", command], deadline: 60)
+    #expect(result.stdout.contains("status 1"), "\(result.stdout) \(result.stderr)")
+    #expect(result.stderr.contains("cannot write to standard output"))
+  }
+
   @Test func watchOptionsNeedStateAndWatch() throws {
     let noState = try FeedpullProcess.run(["--watch", "http://127.0.0.1:9/feed"])
     #expect(noState.status == 2)
