@@ -23,6 +23,10 @@ struct CommandLineOptions {
   var subscription = SubscriptionPullOptions()
   /// `feedpull state list|forget SOURCE|export`: the words after `state`.
   var stateCommand: [String]?
+  /// `--watch`: run until a signal, pulling each source when it is due.
+  var watch = false
+  /// `--stats-interval SECONDS`: a `stats` record this often while watching.
+  var statsInterval: Duration?
 
   /// A usage error: printed on stderr with exit status 2, nothing on stdout.
   struct UsageError: Error {
@@ -88,6 +92,9 @@ struct CommandLineOptions {
       case "--due": subscription.onlyDue = true
       case "--all": subscription.writesSeen = true
       case "--force": subscription.force = true
+      case "--watch": watch = true
+      case "--stats-interval":
+        statsInterval = try CommandLineOptions.seconds(name, try value())
       case "--min-interval":
         subscription.schedule.minInterval = try CommandLineOptions.duration(name, try value())
       case "--max-interval":
@@ -125,7 +132,7 @@ struct CommandLineOptions {
     [
       "-f", "--format", "-i", "--input", "-j", "--jobs", "--timeout", "--connect-timeout",
       "--max-bytes", "--max-redirects", "-A", "--user-agent", "--per-host", "--host-delay",
-      "--state", "--min-interval", "--max-interval",
+      "--state", "--min-interval", "--max-interval", "--stats-interval",
     ].contains(name)
   }
 
@@ -134,10 +141,16 @@ struct CommandLineOptions {
     if statePath == nil {
       for (given, name) in [
         (subscription.onlyDue, "--due"), (subscription.writesSeen, "--all"),
-        (subscription.force, "--force"), (stateCommand != nil, "state"),
+        (subscription.force, "--force"), (stateCommand != nil, "state"), (watch, "--watch"),
       ] where given {
         throw UsageError(message: "\(name) needs --state PATH")
       }
+    }
+    if watch && sources.contains("-") {
+      throw UsageError(message: "--watch cannot read standard input again and again (-)")
+    }
+    if statsInterval != nil && !watch {
+      throw UsageError(message: "--stats-interval needs --watch")
     }
     if subscription.schedule.minInterval > subscription.schedule.maxInterval {
       throw UsageError(message: "--min-interval is longer than --max-interval")
@@ -231,6 +244,9 @@ struct CommandLineOptions {
                                  (with no SOURCE and no -i: every due source of the state)
           --all                  with --state: also write items already delivered (seen)
           --force                with --state: pull gone sources and hosts that asked to wait
+          --watch                with --state: keep running, pulling each source when it is
+                                 due, until SIGINT or SIGTERM (SIGHUP re-reads -i FILE)
+          --stats-interval S     with --watch: a "stats" record every S seconds
           --min-interval D       shortest interval between checks (default 15m; s/m/h/d)
           --max-interval D       longest interval between checks (default 24h)
       -q, --quiet                nothing on stderr but usage errors
@@ -241,6 +257,7 @@ struct CommandLineOptions {
     feedpull state list|forget SOURCE|export --state PATH
                                  see or edit the state (export: JSON Lines, one per source)
 
-    exit status: 0 every source ok, 1 some source failed, 2 usage error.
+    exit status: 0 every source ok, 1 some source failed, 2 usage error; a watch ends
+    with 0 on SIGINT or SIGTERM, 1 when standard output or the state fails.
     """
 }

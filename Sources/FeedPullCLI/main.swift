@@ -64,6 +64,10 @@ func runFeedpull() -> Int32 {
     return 1
   }
 
+  if options.watch, let store {
+    return WatchCommand(options: options, sources: sources, store: store, puller: puller).run()
+  }
+
   // The run stops at the first failed write to stdout (a full disk, a closed pipe) or the first
   // SIGINT/SIGTERM: every source not yet ended ends `cancelled`.
   let batchHolder = BatchHolder()

@@ -53,6 +53,18 @@ enum TemporaryState {
     #expect(try store.state(of: "unknown") == nil)
   }
 
+  @Test(arguments: factories) func nextCheckTimesAreTheRecordedOnesWithoutUnknownSources(
+    _ factory: StoreFactory
+  ) throws {
+    let store = try factory.make()
+    try store.register(["a", "b"])
+    var state = SubscriptionState(source: "a")
+    state.nextCheckAt = 700
+    try store.record(
+      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 100))
+    #expect(try store.nextCheckTimes(of: ["a", "b", "unknown"]) == ["a": 700, "b": 0])
+  }
+
   @Test(arguments: factories) func theLedgerKeepsItemsAndTombstonesThem(_ factory: StoreFactory)
     throws
   {

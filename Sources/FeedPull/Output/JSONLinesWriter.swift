@@ -38,6 +38,15 @@ public final class JSONLinesWriter: PullRecordSink {
     }
   }
 
+  /// Writes one line the caller encoded (a record of its own, such as a watch's statistics)
+  /// after the records before it, and flushes.
+  public func write(line: [UInt8]) {
+    pending.withLock { buffer in
+      if !buffer.isEmpty { write(&buffer) }
+      output.write(line + [10])
+    }
+  }
+
   /// Writes and empties `buffer`; runs under the lock so records keep their order.
   private func write(_ buffer: inout JSONLineBuffer) {
     _ = buffer.bytes.withUnsafeBytes { output.write($0) }

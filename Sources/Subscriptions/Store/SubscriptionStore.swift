@@ -21,6 +21,20 @@ public protocol SubscriptionStore: AnyObject, Sendable {
   func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void) throws(StoreError)
   /// Removes a source and what it remembers; false when it was unknown.
   func forget(_ source: String) throws(StoreError) -> Bool
+  /// When each of `sources` is next due (seconds since 1970), without reading whole states: a
+  /// watch loads its schedule with it. Unknown sources are left out. A store need not implement
+  /// it: the default reads each state.
+  func nextCheckTimes(of sources: [String]) throws(StoreError) -> [String: Int64]
+}
+
+extension SubscriptionStore {
+  public func nextCheckTimes(of sources: [String]) throws(StoreError) -> [String: Int64] {
+    var times: [String: Int64] = [:]
+    for source in sources {
+      if let state = try state(of: source) { times[source] = state.nextCheckAt }
+    }
+    return times
+  }
 }
 
 /// What one source's end stores.

@@ -55,6 +55,19 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  public func nextCheckTimes(of sources: [String]) throws(StoreError) -> [String: Int64] {
+    try read { connection throws(StoreError) in
+      var times: [String: Int64] = [:]
+      times.reserveCapacity(sources.count)
+      for source in sources {
+        try connection.run(
+          "SELECT next_check_at FROM sources WHERE source = ?", [.text(source)]
+        ) { row in times[source] = row.integer(0) }
+      }
+      return times
+    }
+  }
+
   public func ledger(of source: String) throws(StoreError) -> [RememberedItem] {
     try read { connection throws(StoreError) in
       var items: [RememberedItem] = []
