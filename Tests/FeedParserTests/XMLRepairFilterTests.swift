@@ -284,3 +284,17 @@ func leavesWellFormedSampleFeedAlone(name: String) throws {
   #expect(result.output == bytes)
   #expect(!result.repaired)
 }
+
+/// The five predefined entities and character references, read from a reference's body.
+@Suite struct ReferenceBodyTests {
+  @Test(arguments: [
+    ("lt", UInt32?(0x3C)), ("gt", 0x3E), ("amp", 0x26), ("quot", 0x22), ("apos", 0x27),
+    ("#38", 0x26), ("#x26", 0x26), ("ap", nil), ("amq", nil), ("quo", nil), ("qoot", nil),
+    ("apoz", nil), ("aqos", nil), ("nbsp", nil), ("#0", nil), ("", nil),
+  ])
+  func bodies(_ body: String, _ expected: UInt32?) {
+    Array(body.utf8).withUnsafeBytes {
+      #expect(XMLReferenceSyntax.character(ofBody: $0) == expected, "&\(body);")
+    }
+  }
+}

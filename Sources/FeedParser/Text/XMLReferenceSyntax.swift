@@ -100,13 +100,27 @@ enum XMLReferenceSyntax {
       let value = numericValue(body)
       return isXMLCharacter(value) ? value : nil
     }
+    // Byte by byte: a generic `elementsEqual` against a `String.UTF8View` cost about 200
+    // instructions a reference (callgrind, a 5 MB podcast feed: 3.5 M of its 444 M).
     switch body.count {
     case 2 where body[1] == UInt8(ascii: "t"):
       if body[0] == UInt8(ascii: "l") { return 0x3C }
       if body[0] == UInt8(ascii: "g") { return 0x3E }
-    case 3 where body.elementsEqual("amp".utf8): return 0x26
-    case 4 where body.elementsEqual("quot".utf8): return 0x22
-    case 4 where body.elementsEqual("apos".utf8): return 0x27
+    case 3
+    where body[0] == UInt8(ascii: "a") && body[1] == UInt8(ascii: "m")
+      && body[2] == UInt8(ascii: "p"):
+      return 0x26
+    case 4 where body[2] == UInt8(ascii: "o"):
+      if body[0] == UInt8(ascii: "q") && body[1] == UInt8(ascii: "u")
+        && body[3] == UInt8(ascii: "t")
+      {
+        return 0x22
+      }
+      if body[0] == UInt8(ascii: "a") && body[1] == UInt8(ascii: "p")
+        && body[3] == UInt8(ascii: "s")
+      {
+        return 0x27
+      }
     default: break
     }
     return nil
