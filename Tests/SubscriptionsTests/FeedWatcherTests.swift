@@ -51,6 +51,39 @@ import Testing
       (try store.state(of: server.url("/b"))?.pulls ?? 0) >= 1, "the added source was recorded")
   }
 
+  /// A consumer that has not read yet holds new pulls back once `bufferLimit` records wait, and
+  /// every source is pulled once it reads: nothing is lost on the way.
+  @Test func aSlowConsumerHoldsPullsBackAndLosesNothing() async throws {
+    let paths = (0..<20).map { "/f\($0)" }
+    let feeds = PublishedFeeds(Dictionary(uniqueKeysWithValues: paths.map { ($0, ["t" + $0]) }))
+    let server = try LoopbackHTTPServer(routes: [:], responder: feeds.script)
+    var configuration = FeedPuller.Configuration.forLoopbackTests
+    configuration.maxConcurrentTransfers = 1
+    let puller = try FeedPuller(configuration: configuration)
+    let watcher = try FeedWatcher(
+      store: MemorySubscriptionStore(), puller: puller, sources: paths.map { server.url($0) },
+      options: Self.shortIntervals, bufferLimit: 2)
+    // One pull writes three records (feed, item, end): past the limit of two, the watch waits.
+    #expect(await server.requestsReceived.waitAsync(for: 1, timeout: 60))
+    let consumer = Task {
+      var titles = Set<String>()
+      for await record in watcher {
+        if case .item(let item) = record { titles.insert(item.item.title ?? "") }
+        if titles.count == paths.count { break }
+      }
+      return titles
+    }
+    let deadline = Task {
+      try await Task.sleep(for: .seconds(120))
+      consumer.cancel()
+    }
+    let titles = await consumer.value
+    deadline.cancel()
+    #expect(titles == Set(paths.map { "t" + $0 }))
+    await watcher.stop()
+    await puller.shutdown()
+  }
+
   @Test func endsWhenTheConsumingTaskIsCancelled() async throws {
     let server = try LoopbackHTTPServer(routes: ["/stall": .silent])
     let puller = try FeedPuller(configuration: .forLoopbackTests)

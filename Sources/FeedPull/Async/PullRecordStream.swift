@@ -37,6 +37,12 @@ public struct PullRecordStream: AsyncSequence, Sendable {
   let stream: AsyncStream<PullRecord>
   let buffer: RecordStreamBuffer
 
+  /// The records `buffer` yields into `stream` (also the watch's, in Subscriptions).
+  package init(stream: AsyncStream<PullRecord>, buffer: RecordStreamBuffer) {
+    self.stream = stream
+    self.buffer = buffer
+  }
+
   /// Starts reading. Only one iterator reads a stream: records are delivered once.
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(base: stream.makeAsyncIterator(), buffer: buffer)
@@ -59,7 +65,7 @@ public struct PullRecordStream: AsyncSequence, Sendable {
 
 /// Counts the records waiting for the consumer, and wakes paused producers once it has caught
 /// up (below half the limit, so they do not pause and resume on every record).
-final class RecordStreamBuffer: FlowControlledSink {
+package final class RecordStreamBuffer: FlowControlledSink {
   private struct State {
     var waiting = 0
     var terminated = false
@@ -73,7 +79,7 @@ final class RecordStreamBuffer: FlowControlledSink {
   private let limit: Int
   private let state = TSanVisibleMutex(State())
 
-  init(continuation: AsyncStream<PullRecord>.Continuation, limit: Int) {
+  package init(continuation: AsyncStream<PullRecord>.Continuation, limit: Int) {
     self.continuation = continuation
     self.limit = limit
   }
@@ -84,21 +90,24 @@ final class RecordStreamBuffer: FlowControlledSink {
   var peakWaiting: Int { state.withLock { $0.peakWaiting } }
   var holds: Int { state.withLock { $0.holds } }
 
-  func receive(_ record: PullRecord) {
+  package func receive(_ record: PullRecord) {
     state.withLock { state in
       state.waiting += 1
       state.peakWaiting = max(state.peakWaiting, state.waiting)
     }
-    continuation.yield(record)
+    // A record the consumer will never take does not wait.
+    if case .terminated = continuation.yield(record) {
+      state.withLock { $0.waiting -= 1 }
+    }
   }
 
-  func flush() {}
+  package func flush() {}
 
-  var isBehind: Bool {
+  package var isBehind: Bool {
     state.withLock { !$0.terminated && $0.waiting >= limit }
   }
 
-  func whenCaughtUp(_ action: @escaping @Sendable () -> Void) {
+  package func whenCaughtUp(_ action: @escaping @Sendable () -> Void) {
     let now = state.withLock { state in
       if state.terminated || state.waiting <= limit / 2 { return true }
       state.holds += 1
@@ -108,7 +117,7 @@ final class RecordStreamBuffer: FlowControlledSink {
     if now { action() }
   }
 
-  func consumed() {
+  package func consumed() {
     let actions = state.withLock { state in
       state.waiting -= 1
       guard state.waiting <= limit / 2 else { return [@Sendable () -> Void]() }
@@ -119,7 +128,7 @@ final class RecordStreamBuffer: FlowControlledSink {
   }
 
   /// The consumer is gone: nobody will catch up, so nobody may wait.
-  func terminate() {
+  package func terminate() {
     let actions = state.withLock { state in
       state.terminated = true
       defer { state.onCaughtUp.removeAll() }

@@ -17,10 +17,12 @@ import Foundation
 /// Sources can be added and removed while it runs. A consumer that falls behind holds new pulls
 /// back once `bufferLimit` records wait, so memory does not grow with a slow reader.
 public final class FeedWatcher: AsyncSequence, Sendable {
+  /// Every kind of record: a pull's `feed`, its new and updated items, its `end`.
   public typealias Element = PullRecord
+  /// The same iterator as `FeedPuller.records`: each record taken frees a place in the buffer.
+  public typealias AsyncIterator = PullRecordStream.AsyncIterator
 
-  private let stream: AsyncStream<PullRecord>
-  private let buffer: WatchRecordBuffer
+  private let records: PullRecordStream
   private let loop: WatchLoop
 
   /// Registers `sources` in `store` and starts watching them at once.
@@ -32,14 +34,25 @@ public final class FeedWatcher: AsyncSequence, Sendable {
     bufferLimit: Int = 1024
   ) throws(StoreError) {
     let (stream, continuation) = AsyncStream.makeStream(of: PullRecord.self)
-    let buffer = WatchRecordBuffer(continuation: continuation, limit: Swift.max(2, bufferLimit))
+    // The buffer `FeedPuller.records` uses: past the limit the watch starts no new pull, and
+    // once the consumer is down to half it is told to carry on.
+    let buffer = RecordStreamBuffer(continuation: continuation, limit: Swift.max(2, bufferLimit))
+    let resumer = WatchResumer()
     let loop = WatchLoop(
       store: store, puller: puller, options: options, clock: clock, into: buffer,
-      admits: { !buffer.isBehind })
-    buffer.onCaughtUp = { loop.resume() }
-    continuation.onTermination = { _ in loop.stop {} }
-    self.stream = stream
-    self.buffer = buffer
+      admits: {
+        guard buffer.isBehind else { return true }
+        if resumer.startWaiting() {
+          buffer.whenCaughtUp { resumer.caughtUp() }
+        }
+        return false
+      })
+    resumer.set(loop)
+    continuation.onTermination = { _ in
+      buffer.terminate()
+      loop.stop {}
+    }
+    records = PullRecordStream(stream: stream, buffer: buffer)
     self.loop = loop
     try loop.start(sources)
   }
@@ -64,62 +77,37 @@ public final class FeedWatcher: AsyncSequence, Sendable {
     }
   }
 
+  /// Starts reading. Only one iterator reads a watch: records are delivered once.
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: stream.makeAsyncIterator(), buffer: buffer)
-  }
-
-  /// Hands out records and tells the watch when the consumer has caught up.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    var base: AsyncStream<PullRecord>.Iterator
-    let buffer: WatchRecordBuffer
-
-    public mutating func next() async -> PullRecord? {
-      let record = await base.next()
-      if record != nil { buffer.consumed() }
-      return record
-    }
+    records.makeAsyncIterator()
   }
 }
 
-/// The records between the watch and its consumer, counted: past the limit the watch starts no
-/// new pull, and once the consumer is down to half it is told to carry on.
-final class WatchRecordBuffer: PullRecordSink {
+/// Resumes the watch once its consumer has caught up, asking the buffer once per hold-back.
+private final class WatchResumer: Sendable {
+  /// Weak: the loop holds this object (through its `admits`), not the other way round.
   private struct State {
-    var waiting = 0
-    var onCaughtUp: (@Sendable () -> Void)?
+    weak var loop: WatchLoop?
+    var waiting = false
   }
 
-  private let continuation: AsyncStream<PullRecord>.Continuation
-  private let limit: Int
   private let state = TSanVisibleMutex(State())
 
-  init(continuation: AsyncStream<PullRecord>.Continuation, limit: Int) {
-    self.continuation = continuation
-    self.limit = limit
-  }
+  func set(_ loop: WatchLoop) { state.withLock { $0.loop = loop } }
 
-  /// Called when the consumer has caught up after the buffer was behind.
-  var onCaughtUp: (@Sendable () -> Void)? {
-    get { state.withLock { $0.onCaughtUp } }
-    set { state.withLock { $0.onCaughtUp = newValue } }
-  }
-
-  var isBehind: Bool { state.withLock { $0.waiting >= limit } }
-
-  func receive(_ record: PullRecord) {
-    state.withLock { $0.waiting += 1 }
-    if case .terminated = continuation.yield(record) {
-      state.withLock { $0.waiting -= 1 }
+  /// True when this hold-back is the first since the last catch-up: the caller registers it.
+  func startWaiting() -> Bool {
+    state.withLock { state in
+      defer { state.waiting = true }
+      return !state.waiting
     }
   }
 
-  func flush() {}
-
-  func consumed() {
-    let action = state.withLock { state -> (@Sendable () -> Void)? in
-      state.waiting -= 1
-      return state.waiting == limit / 2 ? state.onCaughtUp : nil
+  func caughtUp() {
+    let loop = state.withLock { state in
+      state.waiting = false
+      return state.loop
     }
-    action?()
+    loop?.resume()
   }
 }
