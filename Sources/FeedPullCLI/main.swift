@@ -1,6 +1,7 @@
 import Dispatch
 import FeedPull
 import FeedPullSupport
+import Foundation
 import Subscriptions
 
 #if canImport(Glibc)
@@ -25,10 +26,10 @@ func runFeedpull() -> Int32 {
     return 0
   }
 
-  var store: SQLiteSubscriptionStore?
+  var store: (any SubscriptionStore)?
   if let path = options.statePath {
     do {
-      store = try SQLiteSubscriptionStore(path: path)
+      store = try openStore(path)
     } catch {
       printError("feedpull: \(error.message)\n")
       return 1
@@ -88,9 +89,18 @@ func runFeedpull() -> Int32 {
     do {
       // `--due` alone: the state is the subscription list.
       let listed = sources.isEmpty && options.inputFile == nil ? nil : sources
-      let result = try subscribed.run(
-        listed, into: reporter, onStart: { batchHolder.set($0) },
-        outputFailed: { writeFailure.withLock { $0 } != nil })
+      let outputFailed: @Sendable () -> Bool = { writeFailure.withLock { $0 } != nil }
+      let result =
+        if store is PostgresSubscriptionStore, options.subscription.onlyDue {
+          // Shared by many workers: claim a few sources at a time, as slots free up.
+          try subscribed.runClaiming(
+            registering: sources, slots: options.pull.maxConcurrentTransfers, into: reporter,
+            onStart: { batchHolder.set($0) }, outputFailed: outputFailed)
+        } else {
+          try subscribed.run(
+            listed, into: reporter, onStart: { batchHolder.set($0) },
+            outputFailed: outputFailed)
+        }
       for failure in result.storeFailures.prefix(3) {
         printError("feedpull: \(failure.message)\n")
       }
@@ -121,25 +131,36 @@ func runFeedpull() -> Int32 {
   return failures == 0 ? 0 : 1
 }
 
-/// The run's batch, which a signal or a failed write may cancel before `start` has returned it.
+/// The run's batches (one, or one per claim against a shared store), which a signal or a
+/// failed write may cancel before `start` has returned them.
 final class BatchHolder: Sendable {
-  private let state = TSanVisibleMutex<(batch: PullBatch?, cancelled: Bool)>((nil, false))
+  private let state = TSanVisibleMutex<(batches: [PullBatch], cancelled: Bool)>(([], false))
 
   func set(_ batch: PullBatch) {
     let cancelled = state.withLock { state in
-      state.batch = batch
+      state.batches.append(batch)
       return state.cancelled
     }
     if cancelled { batch.cancel() }
   }
 
   func cancel() {
-    let batch = state.withLock { state in
+    let batches = state.withLock { state in
       state.cancelled = true
-      return state.batch
+      return state.batches
     }
-    batch?.cancel()
+    batches.forEach { $0.cancel() }
   }
+}
+
+/// The store `--state` names: a PostgreSQL database for a `postgresql://` or `postgres://`
+/// URI (its lease in seconds from `FEEDPULL_LEASE`, 300 by default), else a SQLite file.
+func openStore(_ location: String) throws(StoreError) -> any SubscriptionStore {
+  guard PostgresSubscriptionStore.isDatabaseURI(location) else {
+    return try SQLiteSubscriptionStore(path: location)
+  }
+  let lease = ProcessInfo.processInfo.environment["FEEDPULL_LEASE"].flatMap(Double.init) ?? 300
+  return try PostgresSubscriptionStore(uri: location, lease: lease)
 }
 
 func printError(_ text: String) {
