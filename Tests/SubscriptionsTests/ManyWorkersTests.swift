@@ -57,14 +57,14 @@ import Testing
   }
 
   /// Starts one worker: `feedpull --due` on the shared database at `now`.
-  static func worker(uri: String, list: String, now: Int64, lease: Double = 300) throws
-    -> RunningFeedpull
-  {
+  static func worker(
+    uri: String, list: String, now: Int64, lease: Double = 300, hostDelay: Double = 0
+  ) throws -> RunningFeedpull {
     try RunningFeedpull(
       [
         "FEEDPULL_NOW=\(now)", "FEEDPULL_LEASE=\(lease)", FeedpullProcess.binary.path,
         "-f", "jsonl", "--state", uri, "--due", "-i", list, "-j", "8", "--per-host", "8",
-        "--host-delay", "0",
+        "--host-delay", "\(hostDelay)",
       ], executable: URL(fileURLWithPath: "/usr/bin/env"))
   }
 
@@ -113,6 +113,27 @@ import Testing
       #expect(Set(items) == farm.served(pass: pass), "pass \(pass)")
       #expect(Set(ended) == Set(farm.sources))
     }
+  }
+
+  @Test func theHostDelayHoldsAcrossWorkers() throws {
+    let uri = try PostgresCluster.start().freshDatabase()
+    // More sources than one worker's 8 slots: both workers hold some at once.
+    let farm = try FeedFarm(count: 20)
+    let list = try farm.writeList()
+    defer { try? FileManager.default.removeItem(atPath: list) }
+    let workers = try (0..<2).map { _ in
+      try Self.worker(uri: uri, list: list, now: Self.start, hostDelay: 0.25)
+    }
+    for result in workers.map({ $0.finish(deadline: 120) }) {
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    let times = farm.server.requests.filter { $0.target.hasPrefix("/f/") }.map(\.receivedAt)
+      .sorted()
+    #expect(times.count == 20)
+    // One host (127.0.0.1): each request starts at least the delay after the previous one,
+    // whichever worker sent it (a little less allowed for the way to the server).
+    let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+    #expect(gaps.allSatisfy { $0 >= 0.2 }, "gaps \(gaps)")
   }
 
   @Test func aKilledWorkersSourcesArePulledByOthersOnceItsLeaseExpires() throws {

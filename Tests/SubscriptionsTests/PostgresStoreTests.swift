@@ -57,13 +57,34 @@ import Testing
     _ = try PostgresSubscriptionStore(uri: uri)
     _ = try PostgresSubscriptionStore(uri: uri)
     let database = String(uri.dropFirst("postgresql:///".count).prefix { $0 != "?" })
-    #expect(try cluster.query("SELECT version FROM schema_version", database: database) == "1")
+    #expect(
+      try cluster.query("SELECT version FROM schema_version", database: database)
+        == "\(PostgresSchema.currentVersion)")
+    #expect(PostgresSchema.currentVersion == 2)
     _ = try cluster.query("UPDATE schema_version SET version = 99", database: database)
     #expect {
       _ = try PostgresSubscriptionStore(uri: uri)
     } throws: { error in
       "\(error)".contains("schema version 99")
     }
+  }
+
+  @Test func hostStartsAreSpacedAcrossWorkers() throws {
+    let uri = try PostgresCluster.start().freshDatabase()
+    let first = try PostgresSubscriptionStore(uri: uri)
+    let second = try PostgresSubscriptionStore(uri: uri)
+    let waits = [
+      try first.reserveStart(host: "example.com", spacing: 10),
+      try second.reserveStart(host: "example.com", spacing: 10),
+      try first.reserveStart(host: "example.com", spacing: 10),
+      try second.reserveStart(host: "other.org", spacing: 10),
+    ]
+    #expect(waits[0] == 0)
+    #expect(waits[1] > 9 && waits[1] <= 10)
+    #expect(waits[2] > 19 && waits[2] <= 20)
+    #expect(waits[3] == 0)
+    // The shared delay is not a Retry-After hold.
+    #expect((try first.hostHold("example.com") ?? 0) <= 0)
   }
 
   @Test func aPasswordNeverReachesAMessage() {

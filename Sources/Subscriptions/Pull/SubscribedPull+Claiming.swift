@@ -2,6 +2,7 @@ import Dispatch
 import FeedPull
 import FeedPullSupport
 import Foundation
+import HTTPWorker
 
 extension SubscribedPull {
   /// A `--due` pass against a store shared by many workers: instead of taking every due source
@@ -29,20 +30,48 @@ extension SubscribedPull {
     var pause = 0.1
     var registered = sources.isEmpty
     var stopping = false
+    // Sources waiting for their host's shared start time (they hold a slot meanwhile).
+    var waiting: [(at: Double, tracker: SourceTracker)] = []
+    let pacing = store as? PostgresSubscriptionStore
+    let hostDelay = Self.seconds(puller.configuration.hostDelay)
 
+    func start(_ trackers: [String: SourceTracker], _ sources: [PullSource]) {
+      let gate = SubscriptionGate(
+        inner: counting, trackers: trackers, store: store, options: options, clock: clock,
+        outputFailed: outputFailed)
+      gates.append(gate)
+      let batch = puller.start(sources, into: gate, keeping: .failedOnly) { _ in }
+      batches.append(batch)
+      onStart(batch)
+    }
+    /// Waits for a source to end, or for the first waiting one's start time.
     func waitForOneEnd() {
-      ended.wait()
-      inFlight -= 1
+      guard let first = waiting.map(\.at).min() else {
+        ended.wait()
+        inFlight -= 1
+        return
+      }
+      let seconds = max(0, first - ProcessInfo.processInfo.systemUptime)
+      if ended.wait(timeout: .now() + seconds) == .success { inFlight -= 1 }
     }
     while true {
       if !stopping, outputFailed() || batches.contains(where: \.isCancelled) {
         stopping = true
         batches.forEach { $0.cancel() }
+        // Never started: they give their slots and their leases back.
+        inFlight -= waiting.count
+        try? pacing?.releaseLeases(of: waiting.map(\.tracker.state.source))
+        waiting = []
       }
       if stopping {
         while inFlight > 0 { waitForOneEnd() }
         break
       }
+      let uptime = ProcessInfo.processInfo.systemUptime
+      for entry in waiting where entry.at <= uptime {
+        start([entry.tracker.state.requestURL: entry.tracker], [entry.tracker.pullSource])
+      }
+      waiting.removeAll { $0.at <= uptime }
       let free = slots - inFlight
       guard free > 0 else {
         waitForOneEnd()
@@ -70,20 +99,24 @@ extension SubscribedPull {
           let tracker = SourceTracker(
             state: state, ledger: try store.ledger(of: state.source),
             unconditional: unconditional, now: now)
+          if let pacing, hostDelay > 0 {
+            // `--host-delay` across workers: the host's next start time, from the database.
+            let host = PoliteHost.key(forURL: state.requestURL) ?? state.requestURL
+            let wait = try pacing.reserveStart(host: host, spacing: hostDelay)
+            if wait > 0.001 {
+              waiting.append((ProcessInfo.processInfo.systemUptime + wait, tracker))
+              inFlight += 1
+              continue
+            }
+          }
           trackers[state.requestURL] = tracker
           started.append(tracker.pullSource)
         }
         lostSince = nil
         pause = 0.1
         if !started.isEmpty {
-          let gate = SubscriptionGate(
-            inner: counting, trackers: trackers, store: store, options: options, clock: clock,
-            outputFailed: outputFailed)
-          gates.append(gate)
           inFlight += started.count
-          let batch = puller.start(started, into: gate, keeping: .failedOnly) { _ in }
-          batches.append(batch)
-          onStart(batch)
+          start(trackers, started)
         }
       } catch {
         // The store is gone: finish what is held, then try again after a pause. Sources
@@ -108,6 +141,13 @@ extension SubscribedPull {
     sink.flush()
     return Result(
       ends: deferred + gates.flatMap(\.ends), storeFailures: gates.flatMap(\.failures))
+  }
+}
+
+extension SubscribedPull {
+  static func seconds(_ duration: Duration) -> Double {
+    let parts = duration.components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
   }
 }
 

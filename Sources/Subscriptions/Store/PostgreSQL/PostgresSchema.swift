@@ -5,7 +5,8 @@
 ///   with an index, and the lease (`lease_until` on the database's clock, `lease_owner`) that
 ///   makes one worker the only one pulling a source.
 /// - `items`: remembered items by (source, key), hashes only, removed with their source.
-/// - `hosts`: a host's Retry-After hold, shared by every worker.
+/// - `hosts`: a host's Retry-After hold and the time its next request may start (seconds since
+///   1970 on the database's clock), shared by every worker.
 enum PostgresSchema {
   static let migrations: [String] = [
     """
@@ -29,7 +30,11 @@ enum PostgresSchema {
       gone boolean NOT NULL DEFAULT false,
       PRIMARY KEY(source_id, key));
     CREATE TABLE hosts(host text PRIMARY KEY, hold_until bigint NOT NULL);
+    """,
+    // 2: the host delay shared by every worker: when the next request to a host may start.
     """
+    ALTER TABLE hosts ADD COLUMN next_start_at double precision;
+    """,
   ]
 
   static var currentVersion: Int64 { Int64(migrations.count) }

@@ -215,6 +215,26 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Reserves the next request start for `host`, `spacing` seconds after the last one any
+  /// worker reserved (or now, when that is past), in one atomic statement; returns the seconds
+  /// to wait before starting it. This is what makes `--host-delay` hold across workers.
+  public func reserveStart(host: String, spacing: Double) throws(StoreError) -> Double {
+    try locked { connection throws(StoreError) in
+      var wait = 0.0
+      try connection.run(
+        """
+        WITH clock AS (SELECT extract(epoch FROM clock_timestamp())::double precision AS now)
+        INSERT INTO hosts AS h(host, hold_until, next_start_at)
+        SELECT $1, 0, clock.now + $2::double precision FROM clock
+        ON CONFLICT(host) DO UPDATE SET next_start_at =
+          GREATEST(coalesce(h.next_start_at, 0), (SELECT now FROM clock)) + $2::double precision
+        RETURNING h.next_start_at - $2::double precision - (SELECT now FROM clock)
+        """, [.text(host), .double(spacing)]
+      ) { row in wait = Double(row.text(0) ?? "") ?? 0 }
+      return max(0, wait)
+    }
+  }
+
   /// Gives back this worker's leases on sources it will not pull after all (a run that
   /// stops), so that other workers need not wait for them to expire.
   public func releaseLeases(of sources: [String]) throws(StoreError) {
