@@ -6,7 +6,7 @@ own time per source (pg_stat_statements: execution time of every statement the w
 divided by the sources) at the largest worker count.
 
     bench/workers.py [--feedpull .build/debug/feedpull] [--sources 5000] [--latency 0.05]
-                     [--jobs 8] [--workers 1,2,4]
+                     [--jobs 8] [--workers 1,2,4] [--host-delay 0]
 
 It starts a throwaway PostgreSQL cluster in a temporary directory (as the postgres user when
 run as root, on a Unix socket only) and a threaded HTTP/1.1 server on 127.0.0.1, and checks
@@ -97,6 +97,9 @@ def main():
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--jobs", type=int, default=8)
     parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--host-delay", default="0",
+                        help="feedpull's --host-delay; above 0 every start reserves a slot in "
+                        "the database (all sources share one host here)")
     args = parser.parse_args()
     Farm.latency = args.latency
     server = Server(("127.0.0.1", 0), Farm)
@@ -117,7 +120,7 @@ def main():
             Farm.counts.clear()
             argv = [args.feedpull, "-f", "jsonl", "--state", cluster.uri(database), "--due",
                     "-i", listing, "-j", str(args.jobs), "--per-host", str(args.jobs),
-                    "--host-delay", "0", "-q"]
+                    "--host-delay", args.host_delay, "-q"]
             start = time.monotonic()
             workers = [subprocess.Popen(argv, stdout=subprocess.DEVNULL) for _ in range(count)]
             statuses = [w.wait() for w in workers]
@@ -134,7 +137,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     base = rows[0][1]
     print(f"{args.sources} sources, {args.latency * 1000:.0f} ms per response, "
-          f"-j {args.jobs} per worker")
+          f"-j {args.jobs} per worker, --host-delay {args.host_delay}")
     print("workers  wall s  × one worker  db ms/source  exit  each source once")
     for count, wall, db_ms, statuses, once in rows:
         print(f"{count:>7}  {wall:6.2f}  {wall / base:12.2f}  {db_ms:12.3f}  "
