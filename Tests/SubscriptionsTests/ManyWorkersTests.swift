@@ -136,6 +136,36 @@ import Testing
     #expect(gaps.allSatisfy { $0 >= 0.2 }, "gaps \(gaps)")
   }
 
+  @Test func sigtermEndsAClaimingWorkerCleanlyAndStateCommandsReadTheDatabase() throws {
+    let cluster = try PostgresCluster.start()
+    let uri = try cluster.freshDatabase()
+    let farm = try FeedFarm(count: 40, delay: 0.5)
+    let list = try farm.writeList()
+    defer { try? FileManager.default.removeItem(atPath: list) }
+    let worker = try Self.worker(uri: uri, list: list, now: Self.start)
+    #expect(farm.server.requestsReceived.wait(for: 1, timeout: 60))
+    worker.send(SIGTERM)
+    let result = worker.finish(deadline: 60)
+    #expect(result.status == 143, "\(result.stderr)")
+    let ends = result.records.filter { $0["type"] as? String == "end" }
+    #expect(!ends.isEmpty)
+    #expect(ends.allSatisfy { ($0["error"] as? [String: Any])?["kind"] as? String == "cancelled" })
+    // Cancelled sources stay due and their leases are given back: another worker takes them.
+    let database = String(uri.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+    #expect(
+      try cluster.query(
+        "SELECT count(*) FROM sources WHERE lease_until IS NOT NULL", database: database) == "0")
+
+    let listed = try FeedpullProcess.run(["state", "list", "--state", uri])
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(listed.stdout.split(separator: "\n").count == farm.count)
+    #expect(
+      try FeedpullProcess.run(["state", "forget", farm.sources[0], "--state", uri]).status == 0)
+    let exported = try FeedpullProcess.run(["state", "export", "--state", uri])
+    #expect(exported.records.count == farm.count - 1)
+    #expect(!exported.stdout.contains("\"\(farm.sources[0])\""))
+  }
+
   @Test func aKilledWorkersSourcesArePulledByOthersOnceItsLeaseExpires() throws {
     let cluster = try PostgresCluster.start()
     let uri = try cluster.freshDatabase()
