@@ -95,7 +95,8 @@ func runFeedpull() -> Int32 {
           // Shared by many workers: claim a few sources at a time, as slots free up.
           try subscribed.runClaiming(
             registering: sources, slots: options.pull.maxConcurrentTransfers, into: reporter,
-            onStart: { batchHolder.set($0) }, outputFailed: outputFailed)
+            onStart: { batchHolder.set($0) }, outputFailed: outputFailed,
+            stopRequested: { batchHolder.isCancelled })
         } else {
           try subscribed.run(
             listed, into: reporter, onStart: { batchHolder.set($0) },
@@ -143,6 +144,9 @@ final class BatchHolder: Sendable {
     }
     if cancelled { batch.cancel() }
   }
+
+  /// True once the run was told to stop (a signal, a failed write).
+  var isCancelled: Bool { state.withLock { $0.cancelled } }
 
   func cancel() {
     let batches = state.withLock { state in

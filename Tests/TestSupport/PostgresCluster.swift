@@ -150,6 +150,7 @@ public final class PostgresCluster: Sendable {
 
 /// Why the test cluster could not be made or used; the test that needed it fails with this.
 public struct PostgresClusterError: Error, CustomStringConvertible {
+  /// What went wrong, with the tool's own output: what a failing test shows.
   public var description: String
   init(_ description: String) { self.description = description }
 }

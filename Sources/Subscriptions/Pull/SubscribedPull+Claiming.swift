@@ -13,10 +13,14 @@ extension SubscribedPull {
   /// ends are written; a state that could not be recorded is a store failure, and its items
   /// come again next time: never reported as seen unrecorded), then asks again with a growing
   /// pause, for up to `reconnectFor` seconds before it gives up with the store's error.
+  ///
+  /// `stopRequested` (a signal) and `outputFailed` stop it: what it holds is cancelled and
+  /// nothing more is claimed. A cancelled `onStart` batch stops it too.
   public func runClaiming(
     registering sources: [String], slots: Int, into sink: any PullRecordSink,
     onStart: (PullBatch) -> Void = { _ in },
     outputFailed: @escaping @Sendable () -> Bool = { false },
+    stopRequested: @escaping @Sendable () -> Bool = { false },
     reconnectFor: Double = 120
   ) throws(StoreError) -> Result {
     let slots = max(1, slots)
@@ -55,7 +59,8 @@ extension SubscribedPull {
       if ended.wait(timeout: .now() + seconds) == .success { inFlight -= 1 }
     }
     while true {
-      if !stopping, outputFailed() || batches.contains(where: \.isCancelled) {
+      // Whoever cancels cancels every batch, so the last one tells.
+      if !stopping, stopRequested() || outputFailed() || batches.last?.isCancelled == true {
         stopping = true
         batches.forEach { $0.cancel() }
         // Never started: they give their slots and their leases back.
@@ -127,6 +132,7 @@ extension SubscribedPull {
         }
         let now = ProcessInfo.processInfo.systemUptime
         if let since = lostSince, now - since >= reconnectFor { throw error }
+        if stopRequested() { break }
         if lostSince == nil { lostSince = now }
         Thread.sleep(forTimeInterval: pause)
         pause = min(pause * 2, 5)
