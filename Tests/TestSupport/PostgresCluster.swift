@@ -121,7 +121,10 @@ public final class PostgresCluster: Sendable {
   }
 
   private func command(_ tool: String, _ arguments: [String]) -> [String] {
-    let direct = ["\(binaries)/\(tool)"] + arguments
+    // From /tmp: the postgres user may not enter the test's own directory (a checkout under
+    // /root), and initdb fails where it cannot read its working directory.
+    let direct =
+      ["/bin/sh", "-c", "cd /tmp && exec \"$@\"", "sh", "\(binaries)/\(tool)"] + arguments
     guard let runAs else { return direct }
     return ["/usr/sbin/runuser", "-u", runAs, "--"] + direct
   }
