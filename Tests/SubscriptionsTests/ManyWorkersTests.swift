@@ -166,6 +166,30 @@ import Testing
     #expect(!exported.stdout.contains("\"\(farm.sources[0])\""))
   }
 
+  @Test func aRetryAfterSeenByOneWorkerHoldsForAnother() throws {
+    let uri = try PostgresCluster.start().freshDatabase()
+    let server = try LoopbackHTTPServer(routes: [
+      "/a": HTTPScript(
+        status: 429, headers: [("Retry-After", "3600")], steps: [.send(Array("slow".utf8))]),
+      "/b": .ok(subscribedFeed(["b1"])),
+    ])
+    func list(_ path: String) throws -> String {
+      let file = FileManager.default.temporaryDirectory
+        .appendingPathComponent("feedpull-list-\(UUID().uuidString).txt").path
+      try server.url(path).write(toFile: file, atomically: true, encoding: .utf8)
+      return file
+    }
+    let lists = [try list("/a"), try list("/b")]
+    defer { lists.forEach { try? FileManager.default.removeItem(atPath: $0) } }
+    let first = try Self.worker(uri: uri, list: lists[0], now: Self.start).finish()
+    #expect(first.end(of: server.url("/a"))?["status"] as? Int == 429)
+    // Another process, another source of the same host (127.0.0.1): not requested.
+    let second = try Self.worker(uri: uri, list: lists[1], now: Self.start + 60).finish()
+    let end = second.end(of: server.url("/b"))
+    #expect((end?["error"] as? [String: Any])?["kind"] as? String == "deferred")
+    #expect(!server.requests.contains { $0.target == "/b" })
+  }
+
   @Test func aKilledWorkersSourcesArePulledByOthersOnceItsLeaseExpires() throws {
     let cluster = try PostgresCluster.start()
     let uri = try cluster.freshDatabase()
