@@ -69,6 +69,24 @@ import Testing
     }
   }
 
+  @Test func theEarliestNextCheckCountsLeases() throws {
+    let uri = try PostgresCluster.start().freshDatabase()
+    let store = try PostgresSubscriptionStore(uri: uri, lease: 1000)
+    #expect(try store.earliestNextCheck() == nil)
+    var state = SubscriptionState(source: "a")
+    state.nextCheckAt = 5_000_000_000
+    try store.record(
+      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 1))
+    #expect(try store.earliestNextCheck() == 5_000_000_000)
+    try store.register(["b"])
+    #expect(try store.earliestNextCheck() == 0)
+    // Claimed: "b" is this worker's for the lease, on the database's clock.
+    _ = try store.claimDue(now: 10, limit: 1)
+    let leaseEnd = try #require(try store.earliestNextCheck())
+    let now = Int64(Date().timeIntervalSince1970)
+    #expect(leaseEnd >= now + 990 && leaseEnd <= now + 1010)
+  }
+
   @Test func hostStartsAreSpacedAcrossWorkers() throws {
     let uri = try PostgresCluster.start().freshDatabase()
     let first = try PostgresSubscriptionStore(uri: uri)

@@ -215,6 +215,23 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// When (seconds since 1970) the next source can be claimed: the earliest `next_check_at`,
+  /// or a lease's end when that is later (a leased source is some worker's until then); nil
+  /// when there are no sources. For a worker that sleeps until there is work (watch mode).
+  public func earliestNextCheck() throws(StoreError) -> Int64? {
+    try locked { connection throws(StoreError) in
+      var earliest: Int64?
+      try connection.run(
+        """
+        SELECT min(GREATEST(next_check_at,
+          coalesce(ceil(extract(epoch FROM lease_until))::bigint, next_check_at)))
+        FROM sources
+        """
+      ) { row in earliest = row.optionalInteger(0) }
+      return earliest
+    }
+  }
+
   /// Reserves the next request start for `host`, `spacing` seconds after the last one any
   /// worker reserved (or now, when that is past), in one atomic statement; returns the seconds
   /// to wait before starting it. This is what makes `--host-delay` hold across workers.
