@@ -135,6 +135,15 @@ import Testing
     try cluster.startServer()
     #expect(try store.state(of: "a") == SubscriptionState(source: "a"))
     #expect(try store.claimDue(now: 1, limit: 5).map(\.source) == ["a"])
+    // Restarted between two calls: the next call finds the dropped connection, reconnects
+    // and runs, with no error for the caller.
+    try cluster.stopServer()
+    try cluster.startServer()
+    var state = SubscriptionState(source: "a")
+    state.nextCheckAt = 100
+    try store.record(
+      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 1))
+    #expect(try store.state(of: "a") == state)
   }
 }
 

@@ -281,11 +281,22 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Runs `body` under the lock. A connection the server dropped since the last statement (a
+  /// restart) is only found out by the next one, so `body` is tried once more on a fresh
+  /// connection: every operation of this store may run twice (upserts, `GREATEST`, idempotent
+  /// deletes; a claim or a host start repeated only leases or reserves a little more).
   @discardableResult
   private func locked<T>(_ body: (PostgresConnection) throws(StoreError) -> T)
     throws(StoreError) -> T
   {
-    try connection.withLock { connection throws(StoreError) -> T in try body(connection) }
+    try connection.withLock { connection throws(StoreError) -> T in
+      do throws(StoreError) {
+        return try body(connection)
+      } catch {
+        guard !connection.isConnected else { throw error }
+        return try body(connection)
+      }
+    }
   }
 
   /// A `text[]` literal: every element quoted, quotes and backslashes escaped.
