@@ -26,6 +26,7 @@ let package = Package(
     .target(name: "FeedModel"),
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .target(
       name: "FeedParser", dependencies: ["FeedModel", "FeedPullSupport", "CLibXML2", "CYAJL"]),
     .target(
@@ -34,7 +35,7 @@ let package = Package(
       name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker", "FeedPullSupport"]),
     .target(
       name: "Subscriptions",
-      dependencies: ["FeedPull", "HTTPWorker", "FeedPullSupport", "CSQLite"]),
+      dependencies: ["FeedPull", "HTTPWorker", "FeedPullSupport", "CSQLite", "CPQ"]),
     .executableTarget(
       name: "FeedPullCLI", dependencies: ["FeedPull", "FeedPullSupport", "Subscriptions"]),
     .target(

@@ -239,7 +239,8 @@ struct CommandLineOptions {
           --no-discover          report a web page's feeds instead of pulling the first
           --state PATH           keep state between runs in a SQLite file: validators, items
                                  already delivered (only new and updated ones are written),
-                                 the schedule; created when missing
+                                 the schedule; created when missing. A postgresql:// URI
+                                 keeps it in PostgreSQL, shared by many workers (--due)
           --due                  with --state: pull only the sources whose next check is due
                                  (with no SOURCE and no -i: every due source of the state)
           --all                  with --state: also write items already delivered (seen)

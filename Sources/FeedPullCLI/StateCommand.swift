@@ -8,7 +8,7 @@ import Subscriptions
 
 /// `feedpull state list|forget SOURCE|export --state PATH`: what the state holds, for a person.
 enum StateCommand {
-  static func run(_ words: [String], store: SQLiteSubscriptionStore) -> Int32 {
+  static func run(_ words: [String], store: any SubscriptionStore) -> Int32 {
     do {
       switch words.first {
       case "forget":

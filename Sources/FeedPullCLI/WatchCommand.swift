@@ -14,7 +14,7 @@ import Subscriptions
 struct WatchCommand {
   let options: CommandLineOptions
   let sources: [String]
-  let store: SQLiteSubscriptionStore
+  let store: any SubscriptionStore
   let puller: FeedPuller
 
   func run() -> Int32 {

@@ -1,6 +1,7 @@
 import Dispatch
 import FeedPull
 import FeedPullSupport
+import Foundation
 import Subscriptions
 
 #if canImport(Glibc)
@@ -25,10 +26,10 @@ func runFeedpull() -> Int32 {
     return 0
   }
 
-  var store: SQLiteSubscriptionStore?
+  var store: (any SubscriptionStore)?
   if let path = options.statePath {
     do {
-      store = try SQLiteSubscriptionStore(path: path)
+      store = try openStore(path)
     } catch {
       printError("feedpull: \(error.message)\n")
       return 1
@@ -96,9 +97,18 @@ func runFeedpull() -> Int32 {
     do {
       // `--due` alone: the state is the subscription list.
       let listed = sources.isEmpty && options.inputFile == nil ? nil : sources
-      batchHolder.set(cancel: { subscribed.cancel() })
-      let result = try subscribed.run(
-        listed, into: reporter, outputFailed: { writeFailure.withLock { $0 } != nil })
+      let outputFailed: @Sendable () -> Bool = { writeFailure.withLock { $0 } != nil }
+      let result: SubscribedPull.Result
+      if store is PostgresSubscriptionStore, options.subscription.onlyDue {
+        // Shared by many workers: claim a few sources at a time, as slots free up.
+        result = try subscribed.runClaiming(
+          registering: sources, slots: options.pull.maxConcurrentTransfers, into: reporter,
+          onStart: { batch in batchHolder.add(cancel: { batch.cancel() }) },
+          outputFailed: outputFailed, stopRequested: { batchHolder.isCancelled })
+      } else {
+        batchHolder.add(cancel: { subscribed.cancel() })
+        result = try subscribed.run(listed, into: reporter, outputFailed: outputFailed)
+      }
       for failure in result.storeFailures.prefix(3) {
         printError("feedpull: \(failure.message)\n")
       }
@@ -116,7 +126,7 @@ func runFeedpull() -> Int32 {
       failed.withLock { $0 = ends.count }
       done.signal()
     }
-    batchHolder.set(cancel: { batch.cancel() })
+    batchHolder.add(cancel: { batch.cancel() })
     done.wait()
     failures = failed.withLock { $0 }
   }
@@ -130,26 +140,40 @@ func runFeedpull() -> Int32 {
   return failures == 0 ? 0 : 1
 }
 
-/// How to cancel the run, which a signal or a failed write may ask for before the run has begun.
+/// How to cancel the run (its pull, or each claim's batch against a shared store), which a signal
+/// or a failed write may ask for before the run has begun.
 final class BatchHolder: Sendable {
-  private let state = TSanVisibleMutex<(cancel: (@Sendable () -> Void)?, cancelled: Bool)>(
-    (nil, false))
+  private let state = TSanVisibleMutex<(cancels: [@Sendable () -> Void], cancelled: Bool)>(
+    ([], false))
 
-  func set(cancel: @escaping @Sendable () -> Void) {
+  func add(cancel: @escaping @Sendable () -> Void) {
     let cancelled = state.withLock { state in
-      state.cancel = cancel
+      state.cancels.append(cancel)
       return state.cancelled
     }
     if cancelled { cancel() }
   }
 
+  /// True once the run was told to stop (a signal, a failed write).
+  var isCancelled: Bool { state.withLock { $0.cancelled } }
+
   func cancel() {
-    let cancel = state.withLock { state in
+    let cancels = state.withLock { state in
       state.cancelled = true
-      return state.cancel
+      return state.cancels
     }
-    cancel?()
+    cancels.forEach { $0() }
   }
+}
+
+/// The store `--state` names: a PostgreSQL database for a `postgresql://` or `postgres://`
+/// URI (its lease in seconds from `FEEDPULL_LEASE`, 300 by default), else a SQLite file.
+func openStore(_ location: String) throws(StoreError) -> any SubscriptionStore {
+  guard PostgresSubscriptionStore.isDatabaseURI(location) else {
+    return try SQLiteSubscriptionStore(path: location)
+  }
+  let lease = ProcessInfo.processInfo.environment["FEEDPULL_LEASE"].flatMap(Double.init) ?? 300
+  return try PostgresSubscriptionStore(uri: location, lease: lease)
 }
 
 func printError(_ text: String) {

@@ -7,10 +7,10 @@ import HTTPWorker
 /// due ones), ends held and gone ones as `deferred` without a request, pulls the rest through
 /// a `FeedPuller` with their validators, and stores each source's end as it comes.
 public final class SubscribedPull: Sendable {
-  private let store: any SubscriptionStore
-  private let puller: FeedPuller
-  private let options: SubscriptionPullOptions
-  private let clock: @Sendable () -> Int64
+  let store: any SubscriptionStore
+  let puller: FeedPuller
+  let options: SubscriptionPullOptions
+  let clock: @Sendable () -> Int64
   private let running = TSanVisibleMutex<SourceFeeder?>(nil)
   private let cancelledFlag = TSanVisibleMutex(false)
 
@@ -123,7 +123,7 @@ public final class SubscribedPull: Sendable {
 
   /// The `deferred` end of a source not to be requested now: gone (410), or its host held by
   /// a Retry-After. Nil when it is to be pulled (always with `--force`).
-  private func deferral(of state: SubscriptionState, now: Int64) throws(StoreError) -> EndRecord? {
+  func deferral(of state: SubscriptionState, now: Int64) throws(StoreError) -> EndRecord? {
     guard !options.force else { return nil }
     var end = EndRecord(source: state.source)
     end.errorsInRow = state.errorsInRow

@@ -1,0 +1,159 @@
+import CPQ
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The only door to libpq: one connection, statements run with their values bound as
+/// parameters (`PQexecParams`, never SQL built from values), results turned into rows, and
+/// libpq's failures into `StoreError`s. A lost connection is reset before the next statement,
+/// so a database that restarts is found again without a new store. Not thread-safe by itself:
+/// its one owner (`PostgresSubscriptionStore`) uses it only under a lock, which is why it may
+/// be marked `Sendable`.
+final class PostgresConnection: @unchecked Sendable {
+  private let handle: OpaquePointer
+  /// Names the database in messages, without the password a URI may carry.
+  let label: String
+
+  /// Connects to `uri` (a libpq connection URI or `key=value` string).
+  init(uri: String) throws(StoreError) {
+    guard let handle = PQconnectdb(uri) else {
+      throw StoreError(message: "cannot connect to PostgreSQL: out of memory")
+    }
+    self.handle = handle
+    label = "PostgreSQL state \(Self.redacted(uri))"
+    guard PQstatus(handle) == CONNECTION_OK else {
+      // Every property is set: `deinit` runs and finishes the handle.
+      let message = Self.trimmed(PQerrorMessage(handle))
+      throw StoreError(message: "cannot connect to \(label): \(message)")
+    }
+    try configureSession()
+  }
+
+  deinit { PQfinish(handle) }
+
+  /// False once the server went away; the next statement tries to reconnect.
+  var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+  /// Runs SQL without parameters or results (a transaction's `BEGIN`, a migration step).
+  func execute(_ sql: String) throws(StoreError) {
+    try reconnectIfNeeded()
+    let result = PQexec(handle, sql)
+    defer { PQclear(result) }
+    try check(result)
+  }
+
+  /// Runs one statement with `values` bound to `$1…`, calls `row` for each result row, and
+  /// returns the number of rows it changed (or returned).
+  @discardableResult
+  func run(
+    _ sql: String, _ values: [PostgresValue] = [],
+    row: (PostgresRow) throws(StoreError) -> Void = { _ in }
+  ) throws(StoreError) -> Int {
+    try reconnectIfNeeded()
+    let texts = values.map { $0.text.map { strdup($0) } ?? nil }
+    defer { texts.forEach { free($0) } }
+    let result = texts.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
+        PQexecParams(handle, sql, Int32(values.count), nil, pointers.baseAddress, nil, nil, 0)
+      }
+    }
+    defer { PQclear(result) }
+    try check(result)
+    let rows = PQntuples(result)
+    for index in 0..<rows {
+      try row(PostgresRow(result: result, row: index))
+    }
+    let changed = PQcmdTuples(result).map { String(cString: $0) } ?? ""
+    return Int(changed) ?? Int(rows)
+  }
+
+  /// Resets a connection the server dropped (a restart, a network cut). Throws when the
+  /// server is still unreachable: the caller backs off and asks again.
+  private func reconnectIfNeeded() throws(StoreError) {
+    guard PQstatus(handle) != CONNECTION_OK else { return }
+    PQreset(handle)
+    guard PQstatus(handle) == CONNECTION_OK else {
+      throw StoreError(
+        message: "lost the connection to \(label): \(Self.trimmed(PQerrorMessage(handle)))")
+    }
+    try configureSession()
+  }
+
+  private func configureSession() throws(StoreError) {
+    // Notices ("relation already exists, skipping") are not for a feedpull user's stderr.
+    let result = PQexec(handle, "SET client_min_messages = warning")
+    defer { PQclear(result) }
+    try check(result)
+  }
+
+  private func check(_ result: OpaquePointer?) throws(StoreError) {
+    let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+    guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return }
+    let message = Self.trimmed(PQerrorMessage(handle))
+    if PQstatus(handle) != CONNECTION_OK {
+      throw StoreError(message: "lost the connection to \(label): \(message)")
+    }
+    throw StoreError(message: "\(label): \(message)")
+  }
+
+  private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+    guard let message else { return "unknown error" }
+    var text = String(cString: message)
+    while text.last?.isWhitespace == true { text.removeLast() }
+    return text
+  }
+
+  /// `postgresql://user:secret@host/db` → `postgresql://user@host/db`: a password never
+  /// reaches a message.
+  static func redacted(_ uri: String) -> String {
+    guard let scheme = uri.range(of: "://"),
+      let at = uri[scheme.upperBound...].firstIndex(of: "@")
+    else { return uri }
+    let credentials = uri[scheme.upperBound..<at]
+    guard let colon = credentials.firstIndex(of: ":") else { return uri }
+    return String(uri[..<colon]) + String(uri[at...])
+  }
+}
+
+/// A value bound to a statement's parameter, sent as text (the statement casts it).
+enum PostgresValue {
+  case null
+  case integer(Int64)
+  case double(Double)
+  case text(String)
+  /// A `bigint[]`, nulls allowed: many rows in one statement (`unnest`).
+  case integers([Int64?])
+
+  static func optional(_ value: Int64?) -> PostgresValue { value.map(Self.integer) ?? .null }
+
+  var text: String? {
+    switch self {
+    case .null: nil
+    case .integer(let number): String(number)
+    case .double(let number): String(number)
+    case .text(let text): text
+    case .integers(let numbers):
+      "{" + numbers.map { $0.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}"
+    }
+  }
+}
+
+/// One row of a statement's result, in text form; valid only inside the `row` closure.
+struct PostgresRow {
+  fileprivate let result: OpaquePointer?
+  fileprivate let row: Int32
+
+  func text(_ column: Int32) -> String? {
+    guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column)
+    else { return nil }
+    return String(cString: value)
+  }
+
+  func optionalInteger(_ column: Int32) -> Int64? { text(column).flatMap { Int64($0) } }
+
+  func integer(_ column: Int32) -> Int64 { optionalInteger(column) ?? 0 }
+
+  /// A `boolean` column (`t` / `f`).
+  func boolean(_ column: Int32) -> Bool { text(column) == "t" }
+}
