@@ -223,10 +223,13 @@ import Testing
     for item in repeated {
       #expect(victimUnended.contains(String(item.split(separator: "-")[0])), "\(item) twice")
     }
-    #expect(!heldBack.records.filter { $0["type"] as? String == "end" }.isEmpty)
+    // What the victim had in flight was requested again, by a survivor (when it was still
+    // running as the leases ran out) or by the later worker; nothing else was.
     let counts = farm.requestCounts(from: 0)
     #expect(counts.values.allSatisfy { $0 <= 2 })
-    #expect(counts.values.filter { $0 == 2 }.count <= 8, "more than the victim's 8 slots twice")
+    let twice = counts.values.filter { $0 == 2 }.count
+    #expect(twice >= 1, "the victim held nothing in flight: the test did not test a kill")
+    #expect(twice <= 8, "more than the victim's 8 slots twice")
   }
 
   @Test func workersRecoverWhenTheDatabaseRestartsUnderThem() throws {

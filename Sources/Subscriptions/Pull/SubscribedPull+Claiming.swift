@@ -136,7 +136,9 @@ extension SubscribedPull {
         if let since = lostSince, now - since >= reconnectFor { throw error }
         if stopRequested() { break }
         if lostSince == nil { lostSince = now }
-        Thread.sleep(forTimeInterval: pause)
+        // The backoff before asking the database again: a timed wait on the same semaphore
+        // that ends signal (nothing is in flight, so only the time ends it).
+        _ = ended.wait(timeout: .now() + pause)
         pause = min(pause * 2, 5)
         continue
       }
