@@ -41,6 +41,12 @@ struct WatchCommand {
         fileDescriptor: STDOUT_FILENO, columns: terminalColumns(), onWriteFailure: onWriteFailure)
     }
     let reporter = StatusReporter(wrapping: output, total: 0, verbosity: options.verbosity)
+    if let shared = store as? PostgresSubscriptionStore {
+      return SharedWatch(
+        options: options, sources: sources, store: shared, puller: puller, output: reporter,
+        writeFailure: failure
+      ).run()
+    }
     let quiet = options.verbosity == .quiet
     let loop = WatchLoop(
       store: store, puller: puller, options: options.subscription, clock: Self.clock(),
@@ -80,7 +86,7 @@ struct WatchCommand {
 
   /// SIGHUP: the command line's sources and `-i` read again; the old list stays when the file
   /// cannot be read.
-  private static func reload(options: CommandLineOptions, sources: [String], loop: WatchLoop) {
+  static func reload(options: CommandLineOptions, sources: [String], loop: WatchLoop) {
     guard let inputFile = options.inputFile else { return }
     do {
       let listed = options.sources + (try SubscriptionList.read(path: inputFile))

@@ -115,6 +115,45 @@ import Testing
     }
   }
 
+  /// `--watch` on the shared store: two watch workers started together share the first pass
+  /// (each source requested once, each item written once), then sleep until the next check
+  /// (15 minutes away) and end cleanly on SIGTERM.
+  @Test func twoWatchWorkersShareAPassAndStopOnSigterm() throws {
+    let uri = try PostgresCluster.start().freshDatabase()
+    let farm = try FeedFarm(count: 200)
+    let list = try farm.writeList()
+    defer { try? FileManager.default.removeItem(atPath: list) }
+    let output = EventLatch()
+    let watchers = try (0..<2).map { _ in
+      try RunningFeedpull(
+        [
+          "FEEDPULL_NOW=\(Self.start)", FeedpullProcess.binary.path, "-f", "jsonl", "--watch",
+          "--state", uri, "-i", list, "-j", "8", "--per-host", "8", "--host-delay", "0",
+        ], executable: URL(fileURLWithPath: "/usr/bin/env"), outputEvents: output)
+    }
+    // Every source's `end` is out once the two have written as many as there are sources;
+    // each wait ends with the next piece of output from either, or at the deadline.
+    let endMarker = "\"type\":\"end\""
+    let deadline = Date(timeIntervalSinceNow: 120)
+    var pieces = 0
+    while watchers.map({ $0.outputCount(of: endMarker) }).reduce(0, +) < farm.count,
+      Date() < deadline
+    {
+      pieces += 1
+      output.wait(for: pieces, timeout: deadline.timeIntervalSinceNow)
+    }
+    for watcher in watchers { watcher.send(SIGTERM) }
+    let results = watchers.map { $0.finish(deadline: 60) }
+    for result in results { #expect(result.status == 0, "\(result.stderr)") }
+    let counts = farm.requestCounts(from: 0)
+    #expect(counts.count == farm.count)
+    #expect(counts.values.allSatisfy { $0 == 1 }, "a source requested twice")
+    let (items, ended) = Self.tally(results)
+    #expect(items.count == Set(items).count, "an item written twice")
+    #expect(Set(items) == farm.served(pass: 0))
+    #expect(Set(ended) == Set(farm.sources))
+  }
+
   @Test func theHostDelayHoldsAcrossWorkers() throws {
     let uri = try PostgresCluster.start().freshDatabase()
     // More sources than one worker's 8 slots: both workers hold some at once.

@@ -14,9 +14,15 @@ public final class RunningFeedpull: @unchecked Sendable {
   private var err = Data()  // guarded by `condition`
   private var openPipes = 2  // guarded by `condition`
   private let exited = DispatchSemaphore(value: 0)
+  private let outputEvents: EventLatch?
 
-  /// Starts `feedpull arguments…` (or `executable`) with stdin closed.
-  public init(_ arguments: [String], executable: URL = FeedpullProcess.binary) throws {
+  /// Starts `feedpull arguments…` (or `executable`) with stdin closed. `outputEvents`, when
+  /// given, is signalled each time stdout brings more: one latch can follow several processes.
+  public init(
+    _ arguments: [String], executable: URL = FeedpullProcess.binary,
+    outputEvents: EventLatch? = nil
+  ) throws {
+    self.outputEvents = outputEvents
     process.executableURL = executable
     process.arguments = arguments
     let stdout = Pipe()
@@ -53,6 +59,13 @@ public final class RunningFeedpull: @unchecked Sendable {
     return true
   }
 
+  /// How many times `text` occurs in stdout so far.
+  public func outputCount(of text: String) -> Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return occurrences(of: Data(text.utf8), in: out)
+  }
+
   /// Waits for the exit (killing the process after `deadline` seconds, status -1) and returns
   /// everything it wrote.
   public func finish(deadline: Double = 60) -> FeedpullProcess.Result {
@@ -87,6 +100,7 @@ public final class RunningFeedpull: @unchecked Sendable {
         }
         self.condition.broadcast()
         self.condition.unlock()
+        if isStandardOutput && !chunk.isEmpty { self.outputEvents?.signal() }
         if chunk.isEmpty { return }
       }
     }.start()
