@@ -171,6 +171,23 @@ def rss20_seconds(rows):
     return None
 
 
+def measure_feedpull(ctx, feedpull, fmt, name):
+    """feedpull alone on a generated 100 MB file of `fmt`: the file, its size, the items printed,
+    the runs, and their seconds and MB/s."""
+    path = ctx.input_file(fmt, 100_000_000)
+    actual = os.path.getsize(path)
+    progress("parse %s 100 MB: feedpull" % name)
+    with open(os.devnull, "rb") as stdin:
+        items, _ = count_item_lines(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT)
+    runs = []
+    for _ in range(ctx.runs):
+        with open(os.devnull, "rb") as stdin:
+            runs.append(run_measured(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT))
+    seconds = Stats(m.wall for m in runs)
+    throughput = Stats(actual / 1e6 / m.wall for m in runs)
+    return path, actual, items, runs, seconds, throughput
+
+
 def rss20_items(rows):
     """The items feedpull printed for 100 MB RSS 2.0, from the rows above (None if not run)."""
     for row in rows:
@@ -186,17 +203,8 @@ def json_feed_rows(ctx, feedpull, rss20_median, rss20_item_count):
     """issue 13: a 100 MB JSON Feed (generate.py's RSS 2.0 items, same texts, as JSON Feed
     1.1) against the same items as RSS 2.0: time per item, since JSON spends fewer bytes on
     each item and so holds more of them in 100 MB."""
-    path = ctx.input_file("json11", 100_000_000)
-    actual = os.path.getsize(path)
-    progress("parse JSON Feed 100 MB: feedpull")
-    with open(os.devnull, "rb") as stdin:
-        items, _ = count_item_lines(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT)
-    runs = []
-    for _ in range(ctx.runs):
-        with open(os.devnull, "rb") as stdin:
-            runs.append(run_measured(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT))
-    seconds = Stats(m.wall for m in runs)
-    throughput = Stats(actual / 1e6 / m.wall for m in runs)
+    path, actual, items, runs, seconds, throughput = measure_feedpull(
+        ctx, feedpull, "json11", "JSON Feed")
     target = ""
     if rss20_median and rss20_item_count and items:
         json_per_item = seconds.median / items
@@ -220,17 +228,8 @@ def json_feed_rows(ctx, feedpull, rss20_median, rss20_item_count):
 def podcast_rows(ctx, feedpull, rss20_median):
     """issue 14: the same items as RSS 2.0 with iTunes and Podcasting 2.0 tags on every item,
     feedpull only (the C baseline reads no namespaces), against feedpull's RSS 2.0 figure."""
-    path = ctx.input_file("podcast", 100_000_000)
-    actual = os.path.getsize(path)
-    progress("parse podcast 100 MB: feedpull")
-    with open(os.devnull, "rb") as stdin:
-        items, _ = count_item_lines(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT)
-    runs = []
-    for _ in range(ctx.runs):
-        with open(os.devnull, "rb") as stdin:
-            runs.append(run_measured(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT))
-    seconds = Stats(m.wall for m in runs)
-    throughput = Stats(actual / 1e6 / m.wall for m in runs)
+    path, actual, items, runs, seconds, throughput = measure_feedpull(
+        ctx, feedpull, "podcast", "podcast")
     target = ""
     if rss20_median:
         ratio = (actual / seconds.median) / (100_000_000 / rss20_median)

@@ -111,12 +111,7 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
   /// One transaction: the new state (clearing the lease), the items upserted in one
   /// statement, tombstones and retention, the host's hold.
   public func record(_ outcome: PullOutcome) throws(StoreError) {
-    let json: String
-    do {
-      json = String(decoding: try encoder.encode(outcome.state), as: UTF8.self)
-    } catch {
-      throw StoreError(message: "cannot encode the state of \(outcome.state.source): \(error)")
-    }
+    let json = try outcome.state.storedJSON(encoder)
     try transaction { connection throws(StoreError) in
       let state = outcome.state
       var sourceID: Int64 = 0
@@ -312,11 +307,6 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
   private static func decode(source: String, json: String?) throws(StoreError)
     -> SubscriptionState
   {
-    guard let json else { return SubscriptionState(source: source) }
-    do {
-      return try JSONDecoder().decode(SubscriptionState.self, from: Data(json.utf8))
-    } catch {
-      throw StoreError(message: "the state of \(source) cannot be read: \(error)")
-    }
+    try SubscriptionState.stored(source: source, json: json)
   }
 }

@@ -88,12 +88,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   }
 
   public func record(_ outcome: PullOutcome) throws(StoreError) {
-    let json: String
-    do {
-      json = String(decoding: try encoder.encode(outcome.state), as: UTF8.self)
-    } catch {
-      throw StoreError(message: "cannot encode the state of \(outcome.state.source): \(error)")
-    }
+    let json = try outcome.state.storedJSON(encoder)
     try transaction { connection throws(StoreError) in
       let state = outcome.state
       try connection.run(
@@ -203,11 +198,6 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   private static func decode(source: String, json: String?) throws(StoreError)
     -> SubscriptionState
   {
-    guard let json else { return SubscriptionState(source: source) }
-    do {
-      return try JSONDecoder().decode(SubscriptionState.self, from: Data(json.utf8))
-    } catch {
-      throw StoreError(message: "the state of \(source) cannot be read: \(error)")
-    }
+    try SubscriptionState.stored(source: source, json: json)
   }
 }
