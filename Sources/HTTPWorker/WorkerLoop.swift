@@ -121,8 +121,13 @@ final class WorkerLoop {
     guard !isDone else { return }
     while true {
       switch admission.next(at: clockOrigin.duration(to: .now)) {
-      case .start(let id, _):
-        guard let transfer = waiting.removeValue(forKey: id) else { continue }
+      case .start(let id, let host):
+        guard let transfer = waiting.removeValue(forKey: id) else {
+          // Never happens (a cancelled transfer is withdrawn from admission too); if it did,
+          // its slot must not stay counted as running.
+          admission.finished(host: host)
+          continue
+        }
         start(transfer)
       case .waitUntil(let time):
         let delay = time - clockOrigin.duration(to: .now)
