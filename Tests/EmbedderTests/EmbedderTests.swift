@@ -36,6 +36,10 @@ import Testing
     sink.receive(.item(ItemRecord(source: "s", item: item)))
     sink.receive(.end(end))
     #expect(sink.state.withLock { $0.titles } == ["Hello"])
+    // The item's and the channel's fields read through their records.
+    #expect(ItemRecord(source: "s", item: item).title == "Hello")
+    #expect(ItemRecord(source: "s", item: item).published == .instant(1_700_000_000))
+    #expect(FeedRecord(source: "s", channel: channel).title == "Channel")
     #expect(sink.state.withLock { $0.ends.first?.ok } == true)
   }
 

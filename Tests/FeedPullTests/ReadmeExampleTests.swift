@@ -11,7 +11,7 @@ import Testing
     let titles = Mutex<[String]>([])
     func receive(_ record: PullRecord) {
       if case .item(let item) = record {
-        titles.withLock { $0.append(item.item.title ?? "(untitled)") }
+        titles.withLock { $0.append(item.title ?? "(untitled)") }
       }
     }
     func flush() {}
@@ -40,8 +40,8 @@ import Testing
     let puller = try FeedPuller()
     for await record in puller.records(RepositoryPaths.feeds.path + "/atom10.xml") {
       switch record {
-      case .feed(let feed): lines.append("feed: " + (feed.channel.title ?? ""))
-      case .item(let item): lines.append("item: " + (item.item.title ?? ""))
+      case .feed(let feed): lines.append("feed: " + (feed.title ?? ""))
+      case .item(let item): lines.append("item: " + (item.title ?? ""))
       case .end(let end):
         lines.append(end.ok ? "ok, \(end.items) items" : "failed: \(end.error?.message ?? "")")
       }

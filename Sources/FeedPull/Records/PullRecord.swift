@@ -21,7 +21,9 @@ public enum PullRecord: Sendable, Equatable {
   }
 }
 
-/// The channel, written before its first item or, with no items, before `end`.
+/// The channel, written before its first item or, with no items, before `end`. The channel's
+/// fields read through the record: `record.title` is `record.channel.title`.
+@dynamicMemberLookup
 public struct FeedRecord: Sendable, Equatable {
   /// The SOURCE exactly as given, which every record of it carries.
   public var source: String
@@ -35,9 +37,16 @@ public struct FeedRecord: Sendable, Equatable {
     self.url = url
     self.channel = channel
   }
+
+  /// A field of the channel.
+  public subscript<Value>(dynamicMember field: KeyPath<FeedChannel, Value>) -> Value {
+    channel[keyPath: field]
+  }
 }
 
-/// One item, written the moment its end tag is parsed.
+/// One item, written the moment its end tag is parsed. The item's fields read through the
+/// record: `record.title` is `record.item.title`.
+@dynamicMemberLookup
 public struct ItemRecord: Sendable, Equatable {
   /// The SOURCE exactly as given, which every record of it carries.
   public var source: String
@@ -51,6 +60,11 @@ public struct ItemRecord: Sendable, Equatable {
     self.source = source
     self.item = item
     self.status = status
+  }
+
+  /// A field of the item.
+  public subscript<Value>(dynamicMember field: KeyPath<FeedItem, Value>) -> Value {
+    item[keyPath: field]
   }
 }
 
