@@ -25,10 +25,13 @@ public enum PoliteHost {
     if name.hasSuffix(".") { name.removeLast() }
     if isIPLiteral(name) { return name }
     if name == "localhost" || name.hasSuffix(".localhost") { return name }
-    guard let context = psl_builtin(), let domain = psl_registrable_domain(context, name) else {
-      return name
-    }
-    return String(cString: domain)
+    guard let context = psl_builtin() else { return name }
+    // libpsl answers with a pointer into the name it was given (the registrable domain is a
+    // suffix of it): the answer is copied while that C string is alive (AddressSanitizer
+    // found the temporary one Swift passes for a `String` argument freed before the read).
+    return name.withCString { cName in
+      psl_registrable_domain(context, cName).map { String(cString: $0) }
+    } ?? name
   }
 
   private static func isIPLiteral(_ name: String) -> Bool {
