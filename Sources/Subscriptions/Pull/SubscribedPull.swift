@@ -38,7 +38,9 @@ public final class SubscribedPull: Sendable {
   /// What a run did: every source's `end` (as written) and any state writes that failed
   /// (their items will be delivered again next time).
   public struct Result: Sendable {
+    /// Every source's `end`, as written (deferred ones first).
     public var ends: [EndRecord]
+    /// State writes that failed: those sources' items come again on the next run.
     public var storeFailures: [StoreError]
   }
 

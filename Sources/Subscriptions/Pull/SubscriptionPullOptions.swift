@@ -1,5 +1,6 @@
 /// How a pull with subscription state behaves (`--due`, `--all`, `--force`, the intervals).
 public struct SubscriptionPullOptions: Sendable {
+  /// The clamps and defaults of the schedule (`--min-interval`, `--max-interval`).
   public var schedule = ScheduleOptions()
   /// `--due`: only sources whose next check has come (and sources new to the state).
   public var onlyDue = false
@@ -9,6 +10,7 @@ public struct SubscriptionPullOptions: Sendable {
   public var force = false
   /// A source is pulled without validators when its last such pull is this old (seconds).
   public var unconditionalEvery: Int64 = 86_400
+  /// How long item identities are remembered (pulls and seconds, whichever keeps more).
   public var retention = RetentionRule()
   public init() {}
 }

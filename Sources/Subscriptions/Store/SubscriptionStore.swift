@@ -28,6 +28,7 @@ public protocol SubscriptionStore: AnyObject, Sendable {
 }
 
 extension SubscriptionStore {
+  /// The default reads each state; a store with an index answers without decoding them.
   public func nextCheckTimes(of sources: [String]) throws(StoreError) -> [String: Int64] {
     var times: [String: Int64] = [:]
     for source in sources {
@@ -39,13 +40,17 @@ extension SubscriptionStore {
 
 /// What one source's end stores.
 public struct PullOutcome: Sendable {
+  /// The source's new state.
   public var state: SubscriptionState
   /// Items the pull saw, to remember (upserted by key).
   public var seenItems: [RememberedItem]
   /// True when the pull read a whole body: remembered items it did not see become tombstones.
   public var sawWholeFeed: Bool
+  /// A Retry-After the end set for the source's site.
   public var hostHold: (host: String, until: Int64)?
+  /// The time of the end (seconds since 1970), for retention.
   public var now: Int64
+  /// How long identities are remembered.
   public var retention = RetentionRule()
 
   public init(

@@ -21,6 +21,7 @@ public final class MemorySubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Adds unknown sources, due at once.
   public func register(_ sources: [String]) throws(StoreError) {
     contents.withLock { contents in
       for source in sources where contents.states[source] == nil {
@@ -29,6 +30,7 @@ public final class MemorySubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// The due sources, earliest first; one process owns the store, so no lease.
   public func claimDue(now: Int64, limit: Int) throws(StoreError) -> [SubscriptionState] {
     contents.withLock { contents in
       Array(
@@ -38,14 +40,17 @@ public final class MemorySubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// The source's state, if it is known.
   public func state(of source: String) throws(StoreError) -> SubscriptionState? {
     contents.withLock { $0.states[source] }
   }
 
+  /// The identities the source has delivered, tombstones included.
   public func ledger(of source: String) throws(StoreError) -> [RememberedItem] {
     contents.withLock { Array(($0.items[source] ?? [:]).values) }
   }
 
+  /// Applies a source's end under the store's lock: state, items, tombstones, retention, hold.
   public func record(_ outcome: PullOutcome) throws(StoreError) {
     contents.withLock { contents in
       let state = outcome.state
@@ -70,10 +75,12 @@ public final class MemorySubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Until when `host` asked to be left alone.
   public func hostHold(_ host: String) throws(StoreError) -> Int64? {
     contents.withLock { $0.holds[host] }
   }
 
+  /// Every state, in source order.
   public func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void)
     throws(StoreError)
   {
@@ -81,6 +88,7 @@ public final class MemorySubscriptionStore: SubscriptionStore {
     for state in states { try body(state) }
   }
 
+  /// Removes the source and its identities; false when it was unknown.
   public func forget(_ source: String) throws(StoreError) -> Bool {
     contents.withLock { contents in
       contents.items[source] = nil

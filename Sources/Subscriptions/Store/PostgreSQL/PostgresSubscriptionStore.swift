@@ -31,6 +31,7 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
     owner = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
   }
 
+  /// Adds unknown sources, due at once, in one statement (`unnest`, `ON CONFLICT DO NOTHING`).
   public func register(_ sources: [String]) throws(StoreError) {
     guard !sources.isEmpty else { return }
     try locked { connection throws(StoreError) in
@@ -76,6 +77,7 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// The source's state, leased or not (for `state list` and the watch's re-check).
   public func state(of source: String) throws(StoreError) -> SubscriptionState? {
     try locked { connection throws(StoreError) in
       var state: SubscriptionState?
@@ -89,6 +91,7 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// The identities the source has delivered; read by the worker that holds its lease.
   public func ledger(of source: String) throws(StoreError) -> [RememberedItem] {
     try locked { connection throws(StoreError) in
       var items: [RememberedItem] = []
@@ -170,6 +173,7 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Until when `host` asked every worker to leave it alone.
   public func hostHold(_ host: String) throws(StoreError) -> Int64? {
     try locked { connection throws(StoreError) in
       var until: Int64?
@@ -204,6 +208,7 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Removes the source and, by cascade, its identities; false when it was unknown.
   public func forget(_ source: String) throws(StoreError) -> Bool {
     try locked { connection throws(StoreError) in
       try connection.run("DELETE FROM sources WHERE source = $1", [.text(source)]) > 0

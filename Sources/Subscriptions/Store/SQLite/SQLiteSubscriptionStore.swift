@@ -22,6 +22,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     self.connection = TSanVisibleMutex(connection)
   }
 
+  /// Adds unknown sources, due at once, in one transaction.
   public func register(_ sources: [String]) throws(StoreError) {
     try transaction { connection throws(StoreError) in
       for source in sources {
@@ -31,6 +32,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// The due sources, earliest first, from the index on `next_check_at`; no lease (one file, one writer at a time).
   public func claimDue(now: Int64, limit: Int) throws(StoreError) -> [SubscriptionState] {
     try read { connection throws(StoreError) in
       var states: [SubscriptionState] = []
@@ -44,6 +46,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// The source's state, if it is known.
   public func state(of source: String) throws(StoreError) -> SubscriptionState? {
     try read { connection throws(StoreError) in
       var state: SubscriptionState?
@@ -55,6 +58,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Read from the indexed column, without decoding whole states.
   public func nextCheckTimes(of sources: [String]) throws(StoreError) -> [String: Int64] {
     try read { connection throws(StoreError) in
       var times: [String: Int64] = [:]
@@ -68,6 +72,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// The identities the source has delivered, tombstones included.
   public func ledger(of source: String) throws(StoreError) -> [RememberedItem] {
     try read { connection throws(StoreError) in
       var items: [RememberedItem] = []
@@ -87,6 +92,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// One transaction: the state, the items, tombstones and retention, the host's hold.
   public func record(_ outcome: PullOutcome) throws(StoreError) {
     let json = try outcome.state.storedJSON(encoder)
     try transaction { connection throws(StoreError) in
@@ -134,6 +140,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Until when `host` asked to be left alone.
   public func hostHold(_ host: String) throws(StoreError) -> Int64? {
     try read { connection throws(StoreError) in
       var until: Int64?
@@ -144,6 +151,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Every state, in source order, one row at a time.
   public func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void)
     throws(StoreError)
   {
@@ -155,6 +163,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Removes the source and its identities; false when it was unknown.
   public func forget(_ source: String) throws(StoreError) -> Bool {
     try transaction { connection throws(StoreError) in
       try connection.run(
