@@ -43,10 +43,8 @@ struct XMLMarkupTracker {
     case tagOpen
     /// After `<!`, having matched `matched` bytes of `keyword` (none yet when nil).
     case declarationStart(inSubset: Bool, keyword: Keyword?, matched: Int)
-    /// Inside `<!--`, counting the dashes just seen.
-    case comment(inSubset: Bool, dashes: Int)
-    /// Inside `<?`, remembering whether the byte before was `?`.
-    case processingInstruction(inSubset: Bool, afterQuestionMark: Bool)
+    /// Inside `<!--` or `<?`, until its `-->` or `?>`.
+    case commentOrPI(inSubset: Bool, CommentOrPIBody)
     /// Inside `<![CDATA[`, counting the `]` just seen.
     case cdata(brackets: Int)
     /// Inside `<!DOCTYPE` outside the internal subset; `quote` is the open quote or 0.
@@ -94,12 +92,9 @@ struct XMLMarkupTracker {
   func verbatimEnd(_ input: UnsafeRawBufferPointer, from start: Int) -> Int {
     var index = start
     switch state {
-    case .comment(_, dashes: 0):
-      while index < input.count, input[index] != UInt8(ascii: "-"), input[index] >= 0x20 {
-        index += 1
-      }
-    case .processingInstruction(_, afterQuestionMark: false):
-      while index < input.count, input[index] != UInt8(ascii: "?"), input[index] >= 0x20 {
+    case .commentOrPI(_, let body) where body.isBetweenDelimiters:
+      let delimiterStart = body.delimiterStart
+      while index < input.count, input[index] != delimiterStart, input[index] >= 0x20 {
         index += 1
       }
     case .cdata(brackets: 0):
@@ -147,27 +142,16 @@ struct XMLMarkupTracker {
       case UInt8(ascii: "!"):
         state = .declarationStart(inSubset: inSubset, keyword: nil, matched: 0)
       case UInt8(ascii: "?"):
-        state = .processingInstruction(inSubset: inSubset, afterQuestionMark: false)
+        state = .commentOrPI(inSubset: inSubset, CommentOrPIBody(.processingInstruction))
       default:
         state = inSubset ? .subset : .text
         return false
       }
     case .declarationStart(let inSubset, let keyword, let matched):
       return stepKeyword(byte, inSubset: inSubset, keyword: keyword, matched: matched)
-    case .comment(let inSubset, let dashes):
-      if byte == UInt8(ascii: ">") && dashes >= 2 {
-        state = inSubset ? .subset : .text
-      } else {
-        state = .comment(
-          inSubset: inSubset, dashes: byte == UInt8(ascii: "-") ? min(dashes + 1, 2) : 0)
-      }
-    case .processingInstruction(let inSubset, let afterQuestionMark):
-      if byte == UInt8(ascii: ">") && afterQuestionMark {
-        state = inSubset ? .subset : .text
-      } else {
-        state = .processingInstruction(
-          inSubset: inSubset, afterQuestionMark: byte == UInt8(ascii: "?"))
-      }
+    case .commentOrPI(let inSubset, var body):
+      state =
+        body.step(byte) ? (inSubset ? .subset : .text) : .commentOrPI(inSubset: inSubset, body)
     case .cdata(let brackets):
       if byte == UInt8(ascii: ">") && brackets == 2 {
         state = .text
@@ -237,7 +221,7 @@ struct XMLMarkupTracker {
       return true
     }
     switch keyword {
-    case .comment: state = .comment(inSubset: inSubset, dashes: 0)
+    case .comment: state = .commentOrPI(inSubset: inSubset, CommentOrPIBody(.comment))
     case .cdata: state = .cdata(brackets: 0)
     case .doctype: state = .doctype(quote: 0)
     case .entity: state = .entityBeforeName
