@@ -127,9 +127,34 @@ import Testing
     #expect(gauge.peak("first") <= 2)
     #expect(gauge.peak("second") <= 2)
     #expect(gauge.peakTotal <= 4)
-    // The second site's transfers ran beside the first's: the cap is per site, not global.
-    #expect(gauge.peakTotal >= 3)
     #expect(first.peakConcurrentResponses <= 2)
+  }
+
+  /// The cap is per site, not global: with both of one site's slots held by stalled transfers,
+  /// another site's transfer still runs to its end (no timing involved: the first site's
+  /// transfers never end on their own).
+  @Test func aFullSiteDoesNotHoldBackAnother() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/stall": HTTPScript(framing: .chunked, steps: [.send(Array("<rss>".utf8)), .stallForever]),
+      "/feed": .ok("<rss/>"),
+    ])
+    var configuration = ConnectionWorker.Configuration.forLoopbackTests
+    configuration.maxInFlight = 6
+    configuration.maxPerHost = 2
+    let worker = try ConnectionWorker(configuration: configuration)
+    defer { worker.stop() }
+    let stalled = (0..<2).map { _ in TransferLog() }
+    for log in stalled {
+      worker.add(
+        TransferRequest(server, "/stall", as: "first.localhost"), delegate: LoggingDelegate(log))
+    }
+    #expect(stalled.allSatisfy { $0.chunks.wait(timeout: 10) })
+    let other = TransferLog()
+    worker.add(
+      TransferRequest(server, "/feed", as: "second.localhost"), delegate: LoggingDelegate(other))
+    #expect(other.ended.wait(timeout: 10))
+    #expect(other.error == nil)
+    #expect(stalled.allSatisfy { $0.endCount == 0 }, "the first site's transfers are still held")
   }
 
   /// Two servers on one address are one site: the per-host cap counts them together, which is
