@@ -181,7 +181,7 @@ import Testing
   @Test func hostDelaySpacesRequestsToOneSite() throws {
     let server = try LoopbackHTTPServer(routes: ["/feed": .ok("<rss/>")])
     var configuration = ConnectionWorker.Configuration.forLoopbackTests
-    configuration.hostDelay = .milliseconds(300)
+    configuration.hostDelay = .milliseconds(500)
     let worker = try ConnectionWorker(configuration: configuration)
     defer { worker.stop() }
     for _ in 0..<3 {
@@ -197,10 +197,11 @@ import Testing
     let siteA = requests.filter { $0.target == "/feed?a" }.map(\.receivedAt).sorted()
     let siteB = requests.filter { $0.target == "/feed?b" }.map(\.receivedAt)
     #expect(siteA.count == 3 && siteB.count == 1)
-    // Starts are 300 ms apart by the worker's clock; a request's head reaches the server a
-    // moment after its start, so the gaps seen here may be shorter by that moment.
+    // Starts are 500 ms apart by the worker's clock (the admission tests check the spacing
+    // exactly); a request's head reaches the server a moment after its start, and on a loaded
+    // machine that moment varies, so the gaps seen here may be shorter by up to 100 ms.
     for (earlier, later) in zip(siteA, siteA.dropFirst()) {
-      #expect(later - earlier >= 0.25, "requests to one site \(later - earlier) s apart")
+      #expect(later - earlier >= 0.4, "requests to one site \(later - earlier) s apart")
     }
     // b.localhost was not held behind a.localhost's delay.
     if let b = siteB.first, let lastA = siteA.last { #expect(b < lastA) }
