@@ -165,9 +165,9 @@ final class FeedDocumentBuilder {
     guard !isStopped else { return }
     if capture != nil {
       if depth == capture!.depth {
-        let current = capture!
-        capture = nil
-        finish(current)
+        // Moved out, not copied: a copy and a destroy of the capture went through its value
+        // witnesses, a few hundred instructions per field element.
+        finish(capture.take()!)
       } else {
         capture!.endElement(depth: depth, into: &textBuffer)
       }

@@ -77,6 +77,27 @@ extension NamespacedRecord {
     if !tags.contains(tag) { tags.append(tag) }
   }
 
+  /// `addCategory` for terms that share one scheme and no label (iTunes keywords), with the
+  /// tag list reached and grown once rather than once a term. `terms` are trimmed and not empty.
+  mutating func addTags(_ terms: [String], scheme: String) {
+    guard !terms.isEmpty else { return }
+    let plain = tags.isEmpty ? categories : []
+    Self.addTags(terms, scheme: scheme, after: plain, to: &tags)
+  }
+
+  private static func addTags(
+    _ terms: [String], scheme: String, after plain: [String], to tags: inout [FeedTag]
+  ) {
+    tags.reserveCapacity(tags.count + plain.count + terms.count)
+    for term in plain where !tags.contains(where: { $0.term == term }) {
+      tags.append(FeedTag(term: term))
+    }
+    for term in terms
+    where !tags.contains(where: { $0.term == term && $0.label == nil && $0.scheme == scheme }) {
+      tags.append(FeedTag(term: term, scheme: scheme))
+    }
+  }
+
   static func nonEmpty(_ text: String) -> String? {
     let trimmed = text.trimmingSpaces()
     return trimmed.isEmpty ? nil : trimmed

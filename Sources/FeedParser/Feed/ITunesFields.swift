@@ -98,9 +98,7 @@ enum ITunesFields {
       case .owner, .image, .category: break
       }
     }
-    for word in keywords {
-      record.addCategory(word, scheme: tagScheme, label: nil, isCore: false)
-    }
+    record.addTags(keywords, scheme: tagScheme)
   }
 
   /// yes/true/explicit and no/false/clean, in any case; nil for anything else.

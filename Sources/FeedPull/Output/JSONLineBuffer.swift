@@ -274,8 +274,13 @@ struct JSONLineBuffer: ~Copyable {
   /// copied in runs between the bytes that need escaping. Text is most of every record, so the
   /// scan looks at eight bytes at a time (most words have nothing to escape).
   private mutating func appendString(_ value: String) {
-    var value = value
-    value.withUTF8 { appendString(utf8: $0) }
+    // The contiguous view reads a native or small string in place; `withUTF8` needs a `var`,
+    // and that copy cost a retain and a release per field.
+    let done: Void? = value.utf8.withContiguousStorageIfAvailable { appendString(utf8: $0) }
+    if done == nil {
+      var value = value
+      value.withUTF8 { appendString(utf8: $0) }
+    }
   }
 
   private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {

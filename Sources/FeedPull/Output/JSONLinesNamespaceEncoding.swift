@@ -31,10 +31,17 @@ extension JSONLinesEncoding {
       object.field("image", item.image)
       return
     }
-    let fields = item.extensionFields.value
+    writeItemFields(item.extensionFields.value, image: item.image, to: &object)
+  }
+
+  /// `fields` borrowed from the record's storage: a copy (a retain and a release of every
+  /// string and array in it) cost a tenth of this writer on a podcast feed.
+  private static func writeItemFields(
+    _ fields: borrowing FeedItemExtensionFields, image: String?, to object: inout JSONLineBuffer
+  ) {
     people(fields.contributors, key: "contributors", to: &object)
     object.field("rights", fields.rights)
-    object.field("image", item.image)
+    object.field("image", image)
     if let origin = fields.origin {
       object.object("origin") { object in
         object.field("title", origin.title)
@@ -49,11 +56,12 @@ extension JSONLinesEncoding {
       object.field("type", reply.type)
     }
     tags(fields.tags, to: &object)
-    if let itunes = fields.itunes { write(itunes, to: &object) }
-    if let podcast = fields.podcast { write(podcast, to: &object) }
-    if let media = fields.media { write(media, to: &object) }
-    if let geo = fields.geo { write(geo, to: &object) }
-    if let chapters = fields.chapters {
+    if case .some = fields.itunes { write(fields.itunes.unsafelyUnwrapped, to: &object) }
+    if case .some = fields.podcast { write(fields.podcast.unsafelyUnwrapped, to: &object) }
+    if case .some = fields.media { write(fields.media.unsafelyUnwrapped, to: &object) }
+    if case .some = fields.geo { write(fields.geo.unsafelyUnwrapped, to: &object) }
+    if case .some = fields.chapters {
+      let chapters = fields.chapters.unsafelyUnwrapped
       object.object("chapters") { object in
         object.field("version", chapters.version)
         object.objects("list", chapters.list) { object, chapter in
@@ -64,7 +72,7 @@ extension JSONLinesEncoding {
         }
       }
     }
-    if let youtube = fields.youtube { write(youtube, to: &object) }
+    if case .some = fields.youtube { write(fields.youtube.unsafelyUnwrapped, to: &object) }
     extensions(fields.extensions, truncated: fields.extensionsTruncated, to: &object)
   }
 
