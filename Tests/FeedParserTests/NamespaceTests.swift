@@ -57,6 +57,31 @@ import Testing
     #expect(item?.itunes?.durationRaw == (seconds == nil ? text : nil))
   }
 
+  /// The decimal fast path gives exactly what `Double(_:)` gives, and leaves to it what it
+  /// does not read itself.
+  @Test func plainDecimalsReadAsDoubleReadsThem() {
+    var inputs = [
+      "0", "-0", "7", "007", "1.5", "45.0", "64000", "0.1", "0.3", "-2.25", "1.", ".5",
+      "123456789012345", "1234567890123456", "0.0000000000000000000001", "9007199254740993",
+      "3.14159265358979", "1e5", "+1", "-", ".", "1.2.3", "12a", "",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let whole = UInt64.random(in: 0..<1_000_000, using: &generator)
+      let fraction = UInt64.random(in: 0..<1_000_000_000, using: &generator)
+      inputs.append("\(whole).\(fraction)")
+    }
+    for input in inputs {
+      let expected = Double(input)
+      if let fast = MediaFields.plainDecimal(input) {
+        #expect(fast.bitPattern == expected?.bitPattern, "\(input)")
+      }
+      #expect(MediaFields.number(input)?.bitPattern == expected?.bitPattern, "\(input)")
+    }
+    #expect(MediaFields.plainDecimal("1.5") == 1.5)
+    #expect(MediaFields.plainDecimal("1e5") == nil)
+  }
+
   @Test func blockCompleteAndClosedCaptionedSayOnlyYesOrNo() {
     let item = itunesItem(
       "<itunes:block>true</itunes:block><itunes:isClosedCaptioned>NO</itunes:isClosedCaptioned>")
