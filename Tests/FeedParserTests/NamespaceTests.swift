@@ -82,6 +82,39 @@ import Testing
     #expect(MediaFields.plainDecimal("1e5") == nil)
   }
 
+  /// iTunes numbers and flags read from bytes (`NamespacedNumbers.swift`) set exactly what the
+  /// `String` path sets for the same text, and leave it every text they do not read.
+  @Test func iTunesValuesFromBytesMatchTheTextPath() {
+    let texts = [
+      "1:02:03", "62:03", "3723", "1:2:3", "3723.5", "1:02:03:04", "garbage", "12a", "-5", "+5",
+      "007", "0", "yes", "No", "TRUE", "false", "clean", "Explicit", "maybe", "y",
+      "123456789012345678", "1234567890123456789", "٣",
+    ]
+    let elements: [ITunesElement] = [
+      .duration, .episode, .season, .order, .explicit, .block, .complete, .closedCaptioned,
+    ]
+    for element in elements {
+      for text in texts {
+        var byText = FeedChannel(version: .rss)
+        var scope = NamespaceScope(isItem: false)
+        ITunesFields.text(element, text, &byText, &scope)
+        let value = Array(text.utf8).withUnsafeBufferPointer {
+          ITunesFields.value(element, bytes: $0)
+        }
+        guard let value else { continue }
+        var byBytes = ITunesInfo()
+        value.assign(to: &byBytes)
+        #expect(byText.itunes == byBytes, "\(element) \(text)")
+      }
+    }
+    let integers = ["0", "-0", "42", "-42", "007", "+1", "", "-", "1.0", "999999999999999999"]
+    for text in integers {
+      if let fast = Array(text.utf8).withUnsafeBufferPointer({ NamespacedNumber.integer($0) }) {
+        #expect(fast == Int(text), "\(text)")
+      }
+    }
+  }
+
   @Test func blockCompleteAndClosedCaptionedSayOnlyYesOrNo() {
     let item = itunesItem(
       "<itunes:block>true</itunes:block><itunes:isClosedCaptioned>NO</itunes:isClosedCaptioned>")

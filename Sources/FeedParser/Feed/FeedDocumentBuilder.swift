@@ -320,7 +320,10 @@ final class FeedDocumentBuilder {
   private func finish(_ capture: TextCapture) {
     defer { textBuffer.removeAll(keepingCapacity: textBuffer.capacity <= 1 << 16) }
     guard case .core = capture.route else {
-      finishNamespaced(capture, text: String(decoding: textBuffer, as: UTF8.self))
+      let read = textBuffer.withUnsafeBufferPointer {
+        finishNamespacedValue(capture.route, bytes: $0)
+      }
+      if !read { finishNamespaced(capture, text: String(decoding: textBuffer, as: UTF8.self)) }
       return
     }
     if item != nil && capture.element.isItemBody && !capture.isBase64 {

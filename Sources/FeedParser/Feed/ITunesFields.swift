@@ -101,6 +101,56 @@ enum ITunesFields {
     record.addTags(keywords, scheme: tagScheme)
   }
 
+  /// A number or flag read from an element's trimmed, non-empty bytes (see
+  /// `NamespacedNumbers.swift`), to be set on the record's `itunes`.
+  enum Value {
+    case duration(Int)
+    case integer(ITunesElement, Int)
+    case flag(ITunesElement, Bool)
+
+    func assign(to itunes: inout ITunesInfo) {
+      switch self {
+      case .duration(let seconds): itunes.duration = seconds
+      case .integer(.episode, let number): itunes.episode = number
+      case .integer(.season, let number): itunes.season = number
+      case .integer(_, let number): itunes.order = number
+      case .flag(.explicit, let flag): itunes.explicit = flag
+      case .flag(.block, let flag): itunes.block = flag
+      case .flag(.complete, let flag): itunes.complete = flag
+      case .flag(_, let flag): itunes.closedCaptioned = flag
+      }
+    }
+  }
+
+  /// The value of a number or flag element, or nil when `text` needs the `String` path: the
+  /// answers are `text(_:_:_:_:)`'s for every text read here.
+  static func value(_ element: ITunesElement, bytes text: UnsafeBufferPointer<UInt8>) -> Value? {
+    switch element {
+    case .duration: return duration(utf8: text).map(Value.duration)
+    case .episode, .season, .order:
+      return NamespacedNumber.integer(text).map { .integer(element, $0) }
+    case .explicit:
+      if let word = yesNo(text) { return .flag(element, word) }
+      if equalsIgnoringCase(text, "true") || equalsIgnoringCase(text, "explicit") {
+        return .flag(element, true)
+      }
+      if equalsIgnoringCase(text, "false") || equalsIgnoringCase(text, "clean") {
+        return .flag(element, false)
+      }
+      return nil
+    case .block, .complete, .closedCaptioned:
+      return yesNo(text).map { .flag(element, $0) }
+    default:
+      return nil
+    }
+  }
+
+  private static func yesNo(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
+    if equalsIgnoringCase(text, "yes") { return true }
+    if equalsIgnoringCase(text, "no") { return false }
+    return nil
+  }
+
   /// yes/true/explicit and no/false/clean, in any case; nil for anything else.
   static func explicitValue(_ text: String) -> Bool? {
     if let word = yesNo(text) { return word }
@@ -119,7 +169,10 @@ enum ITunesFields {
   /// ASCII case-insensitive equality with a lower-case word, on UTF-8 bytes (no lowered copy:
   /// these run on every episode of a podcast feed).
   static func equalsIgnoringCase(_ text: String, _ word: StaticString) -> Bool {
-    let bytes = text.utf8
+    equalsIgnoringCase(text.utf8, word)
+  }
+
+  static func equalsIgnoringCase(_ bytes: some Collection<UInt8>, _ word: StaticString) -> Bool {
     guard bytes.count == word.utf8CodeUnitCount else { return false }
     var index = 0
     for byte in bytes {
@@ -132,13 +185,15 @@ enum ITunesFields {
 
   /// `HH:MM:SS`, `MM:SS` or seconds, each part of ASCII digits (a fraction of the last is
   /// dropped); nil for anything else. On UTF-8 bytes: podcast feeds give one an episode.
-  static func duration(_ text: String) -> Int? {
+  static func duration(_ text: String) -> Int? { duration(utf8: text.utf8) }
+
+  static func duration(utf8 text: some Sequence<UInt8>) -> Int? {
     var seconds = 0
     var part = 0
     var digits = 0
     var parts = 1
     var inFraction = false
-    for byte in text.utf8 {
+    for byte in text {
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
         if inFraction { continue }

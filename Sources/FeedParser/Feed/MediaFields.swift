@@ -198,48 +198,10 @@ enum MediaFields {
     return Double(text).flatMap { $0.isFinite ? $0 : nil }
   }
 
-  /// `123`, `-1.5`, `45.0`: what podcast feeds write on every episode (soundbites, bitrates,
-  /// season and episode numbers), read without `strtod` (about 700 instructions a call). Up to
-  /// 15 significant digits and 22 after the point, so that the digits and the power of ten are
-  /// both exact doubles and the one division rounds correctly, giving what `Double(_:)` gives;
-  /// nil for anything else, which `Double(_:)` then reads.
+  /// `Double(_:)` without `strtod` for the plain decimals podcast feeds write on every
+  /// episode (soundbites, bitrates): `NamespacedNumber.decimal` on the text's bytes.
   static func plainDecimal(_ text: String) -> Double? {
-    text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
-      var index = 0
-      var negative = false
-      if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
-        negative = true
-        index += 1
-      }
-      var mantissa: UInt64 = 0
-      var digits = 0
-      var fractionDigits = 0
-      var sawPoint = false
-      while index < bytes.count {
-        let byte = bytes[index]
-        if byte == UInt8(ascii: "."), !sawPoint {
-          sawPoint = true
-        } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-          mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
-          digits += 1
-          if sawPoint { fractionDigits += 1 }
-          guard digits <= 15, fractionDigits <= 22 else { return nil }
-        } else {
-          return nil
-        }
-        index += 1
-      }
-      guard digits > 0 else { return nil }
-      let value = Double(mantissa) / powersOfTen[fractionDigits]
-      return negative ? -value : value
-    } ?? nil
-  }
-
-  /// 10⁰ … 10²², each exact in a double.
-  private static let powersOfTen: [Double] = (0...22).map { exponent in
-    var value = 1.0
-    for _ in 0..<exponent { value *= 10 }
-    return value
+    text.utf8.withContiguousStorageIfAvailable { NamespacedNumber.decimal($0) } ?? nil
   }
 
   static func integer(_ text: String) -> Int? { Int(text.trimmingSpaces()) }

@@ -165,6 +165,22 @@ enum PodcastFields {
   }
 }
 
+extension PodcastFields {
+  /// A `podcast:season` or `podcast:episode` number read from the element's bytes: what
+  /// `text` does with the same text.
+  static func setNumber<Record: NamespacedRecord>(
+    _ number: Double, of element: PodcastElement, in record: inout Record
+  ) {
+    record.withPodcast { podcast in
+      if element == .season {
+        if podcast.season?.number == nil { podcast.season?.number = number }
+      } else if podcast.episode?.number == nil {
+        podcast.episode?.number = number
+      }
+    }
+  }
+}
+
 extension FeedDate {
   /// A date as the feed gave it: an instant when it can be read, else its text.
   static func read(_ text: String) -> FeedDate {

@@ -1,0 +1,102 @@
+/// The namespaced elements whose text is a number or a yes/no (`itunes:duration`,
+/// `itunes:episode`, `itunes:explicit`, `podcast:season`, …), read from the element's bytes
+/// without making a `String` first: a podcast feed has half a dozen on every episode, and the
+/// string (made, trimmed, parsed, freed) cost more than the rest of the element's reading.
+/// Each reader answers false for text it does not read this way (a duration with letters in
+/// it, `+5`, a flag word it does not know), and the builder then reads that text as a
+/// `String` through the reader's `text`, which gives the same field for every text that this
+/// path reads too.
+extension FeedDocumentBuilder {
+  /// Reads the finished namespaced element's text as a number or a flag into the current
+  /// record; false when the element is not one of those or its text needs the `String` path.
+  func finishNamespacedValue(_ route: FieldRoute, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let range = bytes.xmlSpaceTrimmedRange
+    guard !range.isEmpty else { return false }
+    let trimmed = UnsafeBufferPointer(rebasing: bytes[range])
+    switch route {
+    case .itunes(let element):
+      guard let value = ITunesFields.value(element, bytes: trimmed) else { return false }
+      if item != nil {
+        item!.withITunes { value.assign(to: &$0) }
+      } else {
+        channel.withITunes { value.assign(to: &$0) }
+      }
+      return true
+    case .podcast(let element):
+      guard element == .season || element == .episode,
+        let number = NamespacedNumber.decimal(trimmed)
+      else { return false }
+      if item != nil {
+        PodcastFields.setNumber(number, of: element, in: &item!)
+      } else {
+        PodcastFields.setNumber(number, of: element, in: &channel)
+      }
+      return true
+    default:
+      return false
+    }
+  }
+}
+
+/// Numbers in ASCII bytes, read the way Swift's initializers from text read them (the tests
+/// hold both to the same answers), or nil for anything else.
+enum NamespacedNumber {
+  /// Decimal digits, with a leading `-`: what `Int(_:)` reads, except `+`, which is left to it.
+  static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    var negative = false
+    if bytes.first == UInt8(ascii: "-") {
+      negative = true
+      index = 1
+    }
+    guard index < bytes.count, bytes.count - index <= 18 else { return nil }
+    var value = 0
+    while index < bytes.count {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      value = value * 10 + Int(digit)
+      index += 1
+    }
+    return negative ? -value : value
+  }
+
+  /// `123`, `-1.5`, `45.0`: up to 15 significant digits and 22 after the point, so that the
+  /// digits and the power of ten are both exact doubles and the one division rounds
+  /// correctly, giving what `Double(_:)` gives.
+  static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    var index = 0
+    var negative = false
+    if bytes.first == UInt8(ascii: "-") {
+      negative = true
+      index = 1
+    }
+    var mantissa: UInt64 = 0
+    var digits = 0
+    var fractionDigits = 0
+    var sawPoint = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "."), !sawPoint {
+        sawPoint = true
+      } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+        mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+        digits += 1
+        if sawPoint { fractionDigits += 1 }
+        guard digits <= 15, fractionDigits <= 22 else { return nil }
+      } else {
+        return nil
+      }
+      index += 1
+    }
+    guard digits > 0 else { return nil }
+    let value = Double(mantissa) / powersOfTen[fractionDigits]
+    return negative ? -value : value
+  }
+
+  /// 10⁰ … 10²², each exact in a double.
+  private static let powersOfTen: [Double] = (0...22).map { exponent in
+    var value = 1.0
+    for _ in 0..<exponent { value *= 10 }
+    return value
+  }
+}
