@@ -43,12 +43,8 @@ extension FeedDocumentBuilder {
 enum NamespacedNumber {
   /// Decimal digits, with a leading `-`: what `Int(_:)` reads, except `+`, which is left to it.
   static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    var index = 0
-    var negative = false
-    if bytes.first == UInt8(ascii: "-") {
-      negative = true
-      index = 1
-    }
+    let negative = bytes.first == UInt8(ascii: "-")
+    var index = negative ? 1 : 0
     guard index < bytes.count, bytes.count - index <= 18 else { return nil }
     var value = 0
     while index < bytes.count {
@@ -64,12 +60,8 @@ enum NamespacedNumber {
   /// digits and the power of ten are both exact doubles and the one division rounds
   /// correctly, giving what `Double(_:)` gives.
   static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-    var index = 0
-    var negative = false
-    if bytes.first == UInt8(ascii: "-") {
-      negative = true
-      index = 1
-    }
+    let negative = bytes.first == UInt8(ascii: "-")
+    var index = negative ? 1 : 0
     var mantissa: UInt64 = 0
     var digits = 0
     var fractionDigits = 0
