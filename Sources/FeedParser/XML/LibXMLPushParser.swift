@@ -197,11 +197,7 @@ final class LibXMLPushParser {
 private func saxGetEntity(
   _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
 ) -> xmlEntityPtr? {
-  guard let userData else { return nil }
-  let builder = FeedDocumentBuilder.from(userData)
-  guard !builder.isStopped, let context = LibXMLPushParser.context(builder.parserHandle) else {
-    return nil
-  }
+  guard let (builder, context) = runningParse(userData) else { return nil }
   return counted(
     xmlSAX2GetEntity(context, name), ifOfType: XML_INTERNAL_GENERAL_ENTITY, by: builder)
 }
@@ -211,14 +207,23 @@ private func saxGetEntity(
 private func saxGetParameterEntity(
   _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
 ) -> xmlEntityPtr? {
+  guard let (builder, context) = runningParse(userData) else { return nil }
+  return counted(
+    xmlSAX2GetParameterEntity(context, name), ifOfType: XML_INTERNAL_PARAMETER_ENTITY,
+    by: builder)
+}
+
+/// The builder and libxml2's context of a parse that has not been stopped, for the entity
+/// look-ups (a stopped parse looks nothing up).
+private func runningParse(
+  _ userData: UnsafeMutableRawPointer?
+) -> (FeedDocumentBuilder, xmlParserCtxtPtr)? {
   guard let userData else { return nil }
   let builder = FeedDocumentBuilder.from(userData)
   guard !builder.isStopped, let context = LibXMLPushParser.context(builder.parserHandle) else {
     return nil
   }
-  return counted(
-    xmlSAX2GetParameterEntity(context, name), ifOfType: XML_INTERNAL_PARAMETER_ENTITY,
-    by: builder)
+  return (builder, context)
 }
 
 /// An internal entity's length goes to the builder's expansion budget, which may refuse it
