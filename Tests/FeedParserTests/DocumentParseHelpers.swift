@@ -32,13 +32,7 @@ func parseDocument(
   let parser = FeedDocumentParser(
     documentURL: documentURL, declaredCharset: charset, contentType: contentType
   ) { events.append($0) }
-  var offset = 0
-  for size in chunkSizes where offset < bytes.count {
-    let end = min(bytes.count, offset + size)
-    parser.parse(Array(bytes[offset..<end]))
-    offset = end
-  }
-  if offset < bytes.count { parser.parse(Array(bytes[offset...])) }
+  pushInChunks(bytes, chunkSizes) { parser.parse($0) }
   let result = parser.finish()
   return DocumentOutcome(events: events, result: result, linkedFeeds: parser.linkedFeeds)
 }

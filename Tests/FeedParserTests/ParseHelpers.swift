@@ -34,13 +34,7 @@ func parse(
     preparesAhead: preparesAhead
   ) { events.append($0) }
   parser.handsTextToBuilder = handsTextToBuilder
-  var offset = 0
-  for size in chunkSizes where offset < bytes.count {
-    let end = min(bytes.count, offset + size)
-    parser.parse(Array(bytes[offset..<end]))
-    offset = end
-  }
-  if offset < bytes.count { parser.parse(Array(bytes[offset...])) }
+  pushInChunks(bytes, chunkSizes) { parser.parse($0) }
   let result = parser.finish()
   return ParseOutcome(events: events, result: result)
 }
@@ -110,4 +104,16 @@ func expectChunkInvariant(
     #expect(parse(bytes, chunkSizes: sizes) == whole, "\(name)", sourceLocation: sourceLocation)
   }
   return whole
+}
+
+/// `bytes` handed to `push` in pieces of `chunkSizes` (the rest in one piece), as a network
+/// would deliver them: the parse must not depend on where the pieces end.
+func pushInChunks(_ bytes: [UInt8], _ chunkSizes: [Int], _ push: ([UInt8]) -> Void) {
+  var offset = 0
+  for size in chunkSizes where offset < bytes.count {
+    let end = min(bytes.count, offset + size)
+    push(Array(bytes[offset..<end]))
+    offset = end
+  }
+  if offset < bytes.count { push(Array(bytes[offset...])) }
 }
