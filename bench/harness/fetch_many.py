@@ -82,6 +82,17 @@ class Nginx:
                 self.process.wait()
 
 
+def start_nginx(ctx, section, directory_name, corpus):
+    """A private nginx serving `corpus` for a section, stopped when the section ends (or at
+    exit); None, with the section's table saying so, when nginx is not installed."""
+    if not which("nginx"):
+        print_table(section, ["tool"], [], ["nginx: not installed, section skipped."])
+        return None
+    nginx = Nginx(os.path.join(ctx.out, directory_name), corpus)
+    ctx.register_cleanup(nginx.stop)
+    return nginx
+
+
 def corpus_dir(ctx):
     """1,000 feeds (RSS 2.0, Atom, RSS 1.0 mixed) and their .gz, generated once per generator."""
     directory = os.path.join(ctx.out, "corpus-%s" % ctx.generator_stamp)
@@ -183,13 +194,10 @@ def peers(ctx, kind, url_file, sfeedrc, notes):
 
 
 def run(ctx):
-    if not which("nginx"):
-        print_table("4. Fetch many", ["tool"], [], ["nginx: not installed, section skipped."])
+    corpus = corpus_dir(ctx) if which("nginx") else None
+    nginx = start_nginx(ctx, "4. Fetch many", "nginx", corpus)
+    if nginx is None:
         return
-    corpus = corpus_dir(ctx)
-    prefix = os.path.join(ctx.out, "nginx")
-    nginx = Nginx(prefix, corpus)
-    ctx.register_cleanup(nginx.stop)
     rows = []
     notes = []
     try:

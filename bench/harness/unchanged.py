@@ -17,7 +17,7 @@ import sys
 import time
 
 from common import (LOOPBACK, Stats, print_table, progress, run_measured, verdict, which)
-from fetch_many import Nginx
+from fetch_many import start_nginx
 
 SOURCES = 10_000
 JOBS = 16
@@ -43,13 +43,10 @@ def corpus(ctx):
 
 
 def run(ctx):
-    if not which("nginx"):
-        print_table("6. Unchanged feeds", ["tool"], [], ["nginx: not installed, section skipped."])
+    files = corpus(ctx) if which("nginx") else None
+    nginx = start_nginx(ctx, "6. Unchanged feeds", "nginx-unchanged", files)
+    if nginx is None:
         return
-    files = corpus(ctx)
-    prefix = os.path.join(ctx.out, "nginx-unchanged")
-    nginx = Nginx(prefix, files)
-    ctx.register_cleanup(nginx.stop)
     rows = []
     notes = []
     try:
