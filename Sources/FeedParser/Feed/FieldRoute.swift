@@ -68,9 +68,7 @@ extension NamespacedRecord {
         if isCore { categories.append(term) }
         return
       }
-      for plain in categories where !tags.contains(where: { $0.term == plain }) {
-        tags.append(FeedTag(term: plain))
-      }
+      Self.addPlainTags(categories, to: &tags)
     }
     if isCore { categories.append(term) }
     let tag = FeedTag(term: term, scheme: scheme, label: label)
@@ -89,12 +87,18 @@ extension NamespacedRecord {
     _ terms: [String], scheme: String, after plain: [String], to tags: inout [FeedTag]
   ) {
     tags.reserveCapacity(tags.count + plain.count + terms.count)
-    for term in plain where !tags.contains(where: { $0.term == term }) {
-      tags.append(FeedTag(term: term))
-    }
+    addPlainTags(plain, to: &tags)
     for term in terms
     where !tags.contains(where: { $0.term == term && $0.label == nil && $0.scheme == scheme }) {
       tags.append(FeedTag(term: term, scheme: scheme))
+    }
+  }
+
+  /// The plain categories read before the first tag, as tags: once one category has a scheme
+  /// or label, `tags` holds them all.
+  private static func addPlainTags(_ plain: [String], to tags: inout [FeedTag]) {
+    for term in plain where !tags.contains(where: { $0.term == term }) {
+      tags.append(FeedTag(term: term))
     }
   }
 

@@ -130,14 +130,7 @@ enum ITunesFields {
     case .episode, .season, .order:
       return NamespacedNumber.integer(text).map { .integer(element, $0) }
     case .explicit:
-      if let word = yesNo(text) { return .flag(element, word) }
-      if equalsIgnoringCase(text, "true") || equalsIgnoringCase(text, "explicit") {
-        return .flag(element, true)
-      }
-      if equalsIgnoringCase(text, "false") || equalsIgnoringCase(text, "clean") {
-        return .flag(element, false)
-      }
-      return nil
+      return explicitValue(text).map { .flag(element, $0) }
     case .block, .complete, .closedCaptioned:
       return yesNo(text).map { .flag(element, $0) }
     default:
@@ -145,14 +138,10 @@ enum ITunesFields {
     }
   }
 
-  private static func yesNo(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
-    if equalsIgnoringCase(text, "yes") { return true }
-    if equalsIgnoringCase(text, "no") { return false }
-    return nil
-  }
-
   /// yes/true/explicit and no/false/clean, in any case; nil for anything else.
-  static func explicitValue(_ text: String) -> Bool? {
+  static func explicitValue(_ text: String) -> Bool? { explicitValue(text.utf8) }
+
+  static func explicitValue(_ text: some Collection<UInt8>) -> Bool? {
     if let word = yesNo(text) { return word }
     if equalsIgnoringCase(text, "true") || equalsIgnoringCase(text, "explicit") { return true }
     if equalsIgnoringCase(text, "false") || equalsIgnoringCase(text, "clean") { return false }
@@ -160,7 +149,9 @@ enum ITunesFields {
   }
 
   /// `block`, `complete` and `isClosedCaptioned` say yes or no, nothing else.
-  static func yesNo(_ text: String) -> Bool? {
+  static func yesNo(_ text: String) -> Bool? { yesNo(text.utf8) }
+
+  static func yesNo(_ text: some Collection<UInt8>) -> Bool? {
     if equalsIgnoringCase(text, "yes") { return true }
     if equalsIgnoringCase(text, "no") { return false }
     return nil
@@ -168,10 +159,6 @@ enum ITunesFields {
 
   /// ASCII case-insensitive equality with a lower-case word, on UTF-8 bytes (no lowered copy:
   /// these run on every episode of a podcast feed).
-  static func equalsIgnoringCase(_ text: String, _ word: StaticString) -> Bool {
-    equalsIgnoringCase(text.utf8, word)
-  }
-
   static func equalsIgnoringCase(_ bytes: some Collection<UInt8>, _ word: StaticString) -> Bool {
     guard bytes.count == word.utf8CodeUnitCount else { return false }
     var index = 0
