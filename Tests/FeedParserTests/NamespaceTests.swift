@@ -134,6 +134,36 @@ import Testing
     #expect(outcome.items.map(\.summary) == ["D", "S"])
   }
 
+  /// Attribute values are trimmed on their bytes before they become strings: white space at
+  /// either end goes, a value of only white space is no value, `&amp;` is decoded, and an
+  /// entity that stands for white space is trimmed after it is expanded.
+  @Test func attributeValuesAreTrimmedAndDecodedOnce() {
+    let feed = """
+      <!DOCTYPE rss [<!ENTITY sp " "><!ENTITY kind "text/vtt">]>
+      <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel>
+      <item><title>T</title>
+      <podcast:transcript url="  https://a.example/t?a=1&amp;b=2
+      " type="&kind;" language="&sp;en&sp;" rel="   "/>
+      <podcast:person img="" href=" https://a.example/p ">Alice</podcast:person>
+      </item></channel></rss>
+      """
+    let podcast = parse(feed).items.first?.podcast
+    let transcript = podcast?.transcripts.first
+    #expect(transcript?.url == "https://a.example/t?a=1&b=2")
+    #expect(transcript?.type == "text/vtt")
+    #expect(transcript?.language == "en")
+    #expect(transcript?.rel == nil)
+    #expect(podcast?.persons.first?.img == nil)
+    #expect(podcast?.persons.first?.href == "https://a.example/p")
+    #expect(podcast?.persons.first?.name == "Alice")
+  }
+
+  /// Keywords split on their bytes: trimmed, empty ones dropped, duplicates kept once.
+  @Test func keywordListsSplitOnCommas() {
+    let item = itunesItem("<itunes:keywords> a , ,b,a,c ,</itunes:keywords>")
+    #expect(item?.itunes?.keywords == ["a", "b", "c"])
+  }
+
   private func itunesItem(_ elements: String) -> FeedItem? {
     parse(
       """

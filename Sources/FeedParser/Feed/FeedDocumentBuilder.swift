@@ -318,7 +318,13 @@ final class FeedDocumentBuilder {
   }
 
   private func finish(_ capture: TextCapture) {
-    defer { textBuffer.removeAll(keepingCapacity: textBuffer.capacity <= 1 << 16) }
+    defer {
+      if textBuffer.capacity <= 1 << 16 {
+        textBuffer.clearKeepingCapacity()
+      } else {
+        textBuffer = []
+      }
+    }
     guard case .core = capture.route else {
       let read = textBuffer.withUnsafeBufferPointer {
         finishNamespacedValue(capture.route, bytes: $0)

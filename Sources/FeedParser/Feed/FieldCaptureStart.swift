@@ -3,7 +3,7 @@
 /// Atom 0.3 `mode="xml"`), and whether the text is base64.
 extension FeedDocumentBuilder {
   func beginCapture(_ element: FeedElement, attributes: XMLAttributes) {
-    textBuffer.removeAll(keepingCapacity: true)
+    textBuffer.clearKeepingCapacity()
     switch element {
     case .title, .description, .subtitle, .summary, .content, .rights:
       let isAtom =

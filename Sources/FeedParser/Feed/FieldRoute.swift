@@ -124,7 +124,9 @@ extension NamespacedRecord {
   private static func modify<Value>(
     _ value: inout Value?, made: () -> Value, _ body: (inout Value) -> Void
   ) {
-    if value == nil { value = made() }
+    // `case .none`, not `== nil`: the comparison copied the object (every string retained)
+    // on each element of a podcast item.
+    if case .none = value { value = made() }
     body(&value!)
   }
 

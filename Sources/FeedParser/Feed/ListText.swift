@@ -5,8 +5,12 @@ enum ListText {
   /// The parts between `separator` bytes, each trimmed of XML white space, empty ones dropped.
   static func parts(of text: String, separatedBy separator: UInt8) -> [String] {
     var result: [String] = []
-    var text = text
-    text.withUTF8 { bytes in
+    // In place (`withUTF8` needs a copy), and the array sized once (growing it one part at a
+    // time reallocated it twice for three keywords).
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+      var separators = 0
+      for byte in bytes where byte == separator { separators += 1 }
+      result.reserveCapacity(separators + 1)
       var start = 0
       for index in 0...bytes.count where index == bytes.count || bytes[index] == separator {
         var low = start
@@ -19,6 +23,11 @@ enum ListText {
         }
         start = index + 1
       }
+    }
+    if done == nil {
+      var contiguous = text
+      contiguous.makeContiguousUTF8()
+      return parts(of: contiguous, separatedBy: separator)
     }
     return result
   }

@@ -33,10 +33,10 @@ enum MediaFields {
     case .content:
       var content = MediaInfo.Content(
         url: attributes.value("url").map { NamespaceScope.resolve($0, against: base) })
-      content.type = attributes.value("type").flatMap(Record.nonEmpty)
-      content.medium = attributes.value("medium").flatMap(Record.nonEmpty)
+      content.type = attributes.trimmedValue("type")
+      content.medium = attributes.trimmedValue("medium")
       content.isDefault = attributes.value("isDefault").flatMap(boolean)
-      content.expression = attributes.value("expression").flatMap(Record.nonEmpty)
+      content.expression = attributes.trimmedValue("expression")
       content.bitrate = attributes.value("bitrate").flatMap(number)
       content.framerate = attributes.value("framerate").flatMap(number)
       content.samplingRate = attributes.value("samplingrate").flatMap(number)
@@ -44,21 +44,21 @@ enum MediaFields {
       content.duration = attributes.value("duration").flatMap(number)
       content.width = attributes.value("width").flatMap(integer)
       content.height = attributes.value("height").flatMap(integer)
-      content.lang = attributes.value("lang").flatMap(Record.nonEmpty)
+      content.lang = attributes.trimmedValue("lang")
       content.fileSize = attributes.value("fileSize").flatMap { Int64($0.trimmingSpaces()) }
       record.withMedia { $0.contents.append(content) }
       scope.mediaContentDepth = scope.depth
       return .children
     case .thumbnail:
-      guard let url = attributes.value("url").flatMap(Record.nonEmpty) else { return .ignore }
+      guard let url = attributes.trimmedValue("url") else { return .ignore }
       var thumbnail = MediaInfo.Thumbnail(url: NamespaceScope.resolve(url, against: base))
       thumbnail.width = attributes.value("width").flatMap(integer)
       thumbnail.height = attributes.value("height").flatMap(integer)
-      thumbnail.time = attributes.value("time").flatMap(Record.nonEmpty)
+      thumbnail.time = attributes.trimmedValue("time")
       record.withMedia { $0.thumbnails.append(thumbnail) }
       return .ignore
     case .player:
-      guard let url = attributes.value("url").flatMap(Record.nonEmpty) else { return .ignore }
+      guard let url = attributes.trimmedValue("url") else { return .ignore }
       record.withMedia { media in
         guard media.player == nil else { return }
         var player = MediaInfo.Player(url: NamespaceScope.resolve(url, against: base))

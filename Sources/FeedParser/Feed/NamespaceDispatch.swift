@@ -22,7 +22,7 @@ extension FeedDocumentBuilder {
     }
     switch start {
     case .text(let type):
-      textBuffer.removeAll(keepingCapacity: true)
+      textBuffer.clearKeepingCapacity()
       capture = TextCapture(route: route, depth: depth, form: .text, type: type)
     case .children:
       break

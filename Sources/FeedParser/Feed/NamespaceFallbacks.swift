@@ -26,25 +26,27 @@ enum NamespaceFallbacks {
     }
   }
 
-  static func complete(_ item: inout FeedItem, with fields: FeedItemExtensionFields) {
-    if let itunes = fields.itunes {
-      if item.title == nil, let title = itunes.title {
+  /// `fields` borrowed and read field by field: binding its iTunes or media object copied
+  /// that object whole (every string retained and released) for an item or two of text.
+  static func complete(_ item: inout FeedItem, with fields: borrowing FeedItemExtensionFields) {
+    if case .some = fields.itunes {
+      if item.title == nil, let title = fields.itunes?.title {
         item.title = title
         item.titleType = "text/plain"
       }
-      if item.summaryUTF8 == nil, let text = itunes.summary ?? itunes.subtitle {
+      if item.summaryUTF8 == nil, let text = fields.itunes?.summary ?? fields.itunes?.subtitle {
         item.summary = text
         item.summaryType = "text/plain"
       }
     }
-    if let media = fields.media {
-      if item.title == nil, let title = media.title {
+    if case .some = fields.media {
+      if item.title == nil, let title = fields.media?.title {
         item.title = title
-        item.titleType = media.titleType ?? "text/plain"
+        item.titleType = fields.media?.titleType ?? "text/plain"
       }
-      if item.summaryUTF8 == nil, let description = media.description {
+      if item.summaryUTF8 == nil, let description = fields.media?.description {
         item.summary = description
-        item.summaryType = media.descriptionType ?? "text/plain"
+        item.summaryType = fields.media?.descriptionType ?? "text/plain"
       }
     }
     if let image = fields.itunes?.image ?? fields.media?.thumbnails.first?.url {

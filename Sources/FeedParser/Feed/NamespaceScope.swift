@@ -46,8 +46,8 @@ struct NamespaceScope {
 
   /// `http://` or `https://` in lower case, and no white space at either end.
   private static func isPlainHTTPURL(_ reference: String) -> Bool {
-    var reference = reference
-    return reference.withUTF8 { bytes in
+    // The contiguous view reads the string in place; `withUTF8` needs a copy (a retain).
+    let plain = reference.utf8.withContiguousStorageIfAvailable { bytes in
       guard bytes.count > 8, let last = bytes.last, !last.isXMLSpace,
         bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"),
         bytes[2] == UInt8(ascii: "t"), bytes[3] == UInt8(ascii: "p")
@@ -56,6 +56,8 @@ struct NamespaceScope {
       return bytes[rest] == UInt8(ascii: ":") && bytes[rest + 1] == UInt8(ascii: "/")
         && bytes[rest + 2] == UInt8(ascii: "/")
     }
+    // Not contiguous (never for parsed text): the resolver gives the same answer.
+    return plain ?? false
   }
 
   /// The element at `depth` ended: close the containers it opened.

@@ -27,9 +27,7 @@ enum PodcastFields {
     _ scope: inout NamespaceScope
   ) -> FieldStart {
     let base = scope.base
-    func text(_ name: StaticString) -> String? {
-      attributes.value(name).flatMap(Record.nonEmpty)
-    }
+    func text(_ name: StaticString) -> String? { attributes.trimmedValue(name) }
     func url(_ name: StaticString) -> String? {
       text(name).map { NamespaceScope.resolve($0, against: base) }
     }

@@ -1,5 +1,9 @@
 import CLibXML2
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// libxml2's attribute array: five pointers an attribute (local name, prefix, URI, value start,
 /// value end), valid only during the `startElementNs` callback.
 struct XMLAttributes {
@@ -11,10 +15,43 @@ struct XMLAttributes {
   /// The value of the attribute named `name` with no namespace, or in the `xml` namespace
   /// when `xmlNamespace` is set.
   func value(_ name: StaticString, inXMLNamespace: Bool = false) -> String? {
+    guard let bytes = rawValue(name, inXMLNamespace: inXMLNamespace) else { return nil }
+    return decodedValue(bytes)
+  }
+
+  /// The value without white space at either end, nil when that leaves nothing: what a
+  /// namespace's reader keeps of an attribute. Trimmed on the bytes, so that a value is made
+  /// into a `String` once (a podcast item has some twenty such attributes; trimming the
+  /// `String` afterwards cost a copy of each).
+  func trimmedValue(_ name: StaticString) -> String? {
+    guard var bytes = rawValue(name, inXMLNamespace: false) else { return nil }
+    while let first = bytes.first, first.isXMLSpace {
+      bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst())
+    }
+    while let last = bytes.last, last.isXMLSpace {
+      bytes = UnsafeBufferPointer(rebasing: bytes.dropLast())
+    }
+    guard !bytes.isEmpty else { return nil }
+    guard Self.containsAmpersand(bytes) else { return String(decoding: bytes, as: UTF8.self) }
+    // A reference may stand for white space: trim what it decodes to.
+    let decoded = decodeReferences(String(decoding: bytes, as: UTF8.self), depth: 0)
+      .trimmingSpaces()
+    return decoded.isEmpty ? nil : decoded
+  }
+
+  /// The bytes of the attribute named `name` as libxml2 left them (references undecoded).
+  private func rawValue(_ name: StaticString, inXMLNamespace: Bool) -> UnsafeBufferPointer<
+    xmlChar
+  >? {
     guard let base else { return nil }
+    // The name's bytes read once, and most attributes turned away on their first byte.
+    let nameStart = name.utf8Start
+    let nameCount = name.utf8CodeUnitCount
     for index in 0..<count {
       let entry = base + index * 5
-      guard let localname = entry[0], bytesEqual(localname, name) else { continue }
+      guard let localname = entry[0], localname[0] == nameStart[0],
+        Self.equal(localname, nameStart, count: nameCount)
+      else { continue }
       let prefix = entry[1]
       if inXMLNamespace {
         guard let prefix, bytesEqual(prefix, "xml") else { continue }
@@ -22,9 +59,29 @@ struct XMLAttributes {
         continue
       }
       guard let start = entry[3], let end = entry[4] else { return nil }
-      return decodedValue(UnsafeBufferPointer(start: start, count: end - start))
+      return UnsafeBufferPointer(start: start, count: end - start)
     }
     return nil
+  }
+
+  /// The NUL-terminated `cString` is the `count` bytes at `literal`.
+  @inline(__always)
+  private static func equal(
+    _ cString: UnsafePointer<xmlChar>, _ literal: UnsafePointer<UInt8>, count: Int
+  ) -> Bool {
+    var index = 1
+    while index < count {
+      if cString[index] != literal[index] { return false }
+      index &+= 1
+    }
+    return cString[count] == 0
+  }
+
+  /// `memchr`: attribute values are mostly URLs, and a byte-by-byte look for `&` was a third
+  /// of reading one.
+  private static func containsAmpersand(_ bytes: UnsafeBufferPointer<xmlChar>) -> Bool {
+    guard let start = bytes.baseAddress, !bytes.isEmpty else { return false }
+    return memchr(start, Int32(UInt8(ascii: "&")), bytes.count) != nil
   }
 
   /// Every attribute as (qualified name, value), for serializing markup.
@@ -48,7 +105,7 @@ extension XMLAttributes {
   /// keep entity nodes: finish the decoding here, once.
   fileprivate func decodedValue(_ bytes: UnsafeBufferPointer<xmlChar>) -> String {
     let text = String(decoding: bytes, as: UTF8.self)
-    guard bytes.contains(UInt8(ascii: "&")) else { return text }
+    guard Self.containsAmpersand(bytes) else { return text }
     return decodeReferences(text, depth: 0)
   }
 

@@ -108,10 +108,14 @@ struct JSONLineBuffer: ~Copyable {
     appendKey(key)
     bytes.append(UInt8(ascii: "["))
     let arrayStart = bytes.count
-    for value in values {
-      let objectStart = bytes.count
-      if objectStart > arrayStart { bytes.append(UInt8(ascii: ",")) }
-      if !nested({ body(&$0, value) }) { bytes.removeLast(from: objectStart) }
+    // Each element read in place: `for value in values` copied every one out (a retain and a
+    // release of each of its strings).
+    values.withUnsafeBufferPointer { elements in
+      for index in elements.indices {
+        let objectStart = bytes.count
+        if objectStart > arrayStart { bytes.append(UInt8(ascii: ",")) }
+        if !nested({ body(&$0, elements[index]) }) { bytes.removeLast(from: objectStart) }
+      }
     }
     if bytes.count == arrayStart {
       bytes.removeLast(from: start)
