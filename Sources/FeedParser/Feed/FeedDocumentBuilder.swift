@@ -45,7 +45,12 @@ final class FeedDocumentBuilder {
   private var netscapeDoctype = false
   @exclusivity(unchecked) var expandedEntityCharacters = 0
   /// `xml:base` in effect, innermost last, with the depth of the element that set it.
-  @exclusivity(unchecked) private var baseStack: [(depth: Int, uri: String)] = []
+  @exclusivity(unchecked) private var baseStack: [(depth: Int, uri: String)] = [] {
+    didSet { baseGeneration &+= 1 }
+  }
+  /// Changes with `baseStack`, so that a namespace scope copies the base only when it changed
+  /// (a copy a namespaced element was a retain and a release, some thirty an item).
+  private(set) var baseGeneration = 0
   @exclusivity(unchecked) var ignoredDepth: Int?
   @exclusivity(unchecked) private var imageDepth: Int?
   @exclusivity(unchecked) var capture: TextCapture?

@@ -12,11 +12,17 @@ extension FeedDocumentBuilder {
     }
     let start: FieldStart
     if item != nil {
-      itemScope.base = currentBase
+      if itemScope.baseGeneration != baseGeneration {
+        itemScope.base = currentBase
+        itemScope.baseGeneration = baseGeneration
+      }
       itemScope.depth = depth
       start = Self.start(route, attributes, &item!, &itemScope)
     } else {
-      channelScope.base = currentBase
+      if channelScope.baseGeneration != baseGeneration {
+        channelScope.base = currentBase
+        channelScope.baseGeneration = baseGeneration
+      }
       channelScope.depth = depth
       start = Self.start(route, attributes, &channel, &channelScope)
     }
@@ -34,11 +40,17 @@ extension FeedDocumentBuilder {
   /// A namespaced element's text is complete.
   func finishNamespaced(_ capture: TextCapture, text: String) {
     if item != nil {
-      itemScope.base = currentBase
+      if itemScope.baseGeneration != baseGeneration {
+        itemScope.base = currentBase
+        itemScope.baseGeneration = baseGeneration
+      }
       itemScope.depth = depth
       Self.text(capture.route, text, type: capture.type, &item!, &itemScope)
     } else {
-      channelScope.base = currentBase
+      if channelScope.baseGeneration != baseGeneration {
+        channelScope.base = currentBase
+        channelScope.baseGeneration = baseGeneration
+      }
       channelScope.depth = depth
       Self.text(capture.route, text, type: capture.type, &channel, &channelScope)
     }

@@ -4,6 +4,8 @@
 struct NamespaceScope {
   /// The base URL in effect at the element being read.
   var base: String?
+  /// The builder's `baseGeneration` when `base` was set; -1 before it ever was.
+  var baseGeneration = -1
   /// The depth of the element being read (the root is 1).
   var depth = 0
   let isItem: Bool

@@ -31,6 +31,35 @@ enum PodcastFields {
     func url(_ name: StaticString) -> String? {
       text(name).map { NamespaceScope.resolve($0, against: base) }
     }
+    // The entries of lists are made by functions and appended as they return: built in a local
+    // inside the closure below, each was copied into its list and the local destroyed (a
+    // retain and a release of every string), and `consume` cannot move a closure's local.
+    func newPerson() -> PodcastInfo.Person {
+      var person = PodcastInfo.Person()
+      person.role = text("role")
+      person.group = text("group")
+      person.href = url("href")
+      person.img = url("img")
+      return person
+    }
+    func newTranscript() -> PodcastInfo.Transcript {
+      var transcript = PodcastInfo.Transcript(url: url("url"))
+      transcript.type = text("type")
+      transcript.language = text("language")
+      transcript.rel = text("rel")
+      return transcript
+    }
+    func newAlternateEnclosure() -> PodcastInfo.AlternateEnclosure {
+      var enclosure = PodcastInfo.AlternateEnclosure(type: text("type"))
+      enclosure.length = text("length").flatMap { Int64($0) }
+      enclosure.bitrate = text("bitrate").flatMap(MediaFields.number)
+      enclosure.height = text("height").flatMap { Int($0) }
+      enclosure.lang = text("lang")
+      enclosure.title = text("title")
+      enclosure.rel = text("rel")
+      enclosure.isDefault = text("default").flatMap(MediaFields.boolean)
+      return enclosure
+    }
     var start = FieldStart.text(type: nil)
     record.withPodcast { podcast in
       switch element {
@@ -38,12 +67,7 @@ enum PodcastFields {
       case .locked: podcast.lockedOwner = text("owner")
       case .funding: podcast.funding.append(.init(url: url("url")))
       case .person:
-        var person = PodcastInfo.Person()
-        person.role = text("role")
-        person.group = text("group")
-        person.href = url("href")
-        person.img = url("img")
-        podcast.persons.append(person)
+        podcast.persons.append(newPerson())
       case .location:
         var location = PodcastInfo.Location()
         location.geo = text("geo")
@@ -86,11 +110,7 @@ enum PodcastFields {
         podcast.socialInteract.append(social)
         start = .ignore
       case .transcript:
-        var transcript = PodcastInfo.Transcript(url: url("url"))
-        transcript.type = text("type")
-        transcript.language = text("language")
-        transcript.rel = text("rel")
-        podcast.transcripts.append(transcript)
+        podcast.transcripts.append(newTranscript())
         start = .ignore
       case .chapters:
         if podcast.chapters == nil { podcast.chapters = .init(url: url("url"), type: text("type")) }
@@ -105,15 +125,7 @@ enum PodcastFields {
       case .episode:
         if podcast.episode == nil { podcast.episode = .init(display: text("display")) }
       case .alternateEnclosure:
-        var enclosure = PodcastInfo.AlternateEnclosure(type: text("type"))
-        enclosure.length = text("length").flatMap { Int64($0) }
-        enclosure.bitrate = text("bitrate").flatMap(MediaFields.number)
-        enclosure.height = text("height").flatMap { Int($0) }
-        enclosure.lang = text("lang")
-        enclosure.title = text("title")
-        enclosure.rel = text("rel")
-        enclosure.isDefault = text("default").flatMap(MediaFields.boolean)
-        podcast.alternateEnclosures.append(enclosure)
+        podcast.alternateEnclosures.append(newAlternateEnclosure())
         start = .children
       case .source:
         if let uri = url("uri"), !podcast.alternateEnclosures.isEmpty {
