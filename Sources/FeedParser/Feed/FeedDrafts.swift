@@ -90,10 +90,11 @@ extension ItemDraft: NamespacedRecord {
   /// when there are any.
   mutating func finish() {
     guard extrasBuffer.touched else { return }
+    NamespaceFallbacks.complete(&item, with: extrasBuffer.fields)
+    var fields = FeedItemExtensionFields()
+    swap(&fields, &extrasBuffer.fields)
     extrasBuffer.touched = false
-    let fields = OutOfLine(taking: &extrasBuffer.fields)
-    fields.withValue { NamespaceFallbacks.complete(&item, with: $0) }
-    item.extensionFields = fields
+    item.extensionFields = OutOfLine(fields)
   }
 }
 

@@ -26,27 +26,25 @@ enum NamespaceFallbacks {
     }
   }
 
-  /// `fields` borrowed and read field by field: binding its iTunes or media object copied
-  /// that object whole (every string retained and released) for an item or two of text.
-  static func complete(_ item: inout FeedItem, with fields: borrowing FeedItemExtensionFields) {
-    if case .some = fields.itunes {
-      if item.title == nil, let title = fields.itunes?.title {
+  static func complete(_ item: inout FeedItem, with fields: FeedItemExtensionFields) {
+    if let itunes = fields.itunes {
+      if item.title == nil, let title = itunes.title {
         item.title = title
         item.titleType = "text/plain"
       }
-      if item.summaryUTF8 == nil, let text = fields.itunes?.summary ?? fields.itunes?.subtitle {
+      if item.summaryUTF8 == nil, let text = itunes.summary ?? itunes.subtitle {
         item.summary = text
         item.summaryType = "text/plain"
       }
     }
-    if case .some = fields.media {
-      if item.title == nil, let title = fields.media?.title {
+    if let media = fields.media {
+      if item.title == nil, let title = media.title {
         item.title = title
-        item.titleType = fields.media?.titleType ?? "text/plain"
+        item.titleType = media.titleType ?? "text/plain"
       }
-      if item.summaryUTF8 == nil, let description = fields.media?.description {
+      if item.summaryUTF8 == nil, let description = media.description {
         item.summary = description
-        item.summaryType = fields.media?.descriptionType ?? "text/plain"
+        item.summaryType = media.descriptionType ?? "text/plain"
       }
     }
     if let image = fields.itunes?.image ?? fields.media?.thumbnails.first?.url {

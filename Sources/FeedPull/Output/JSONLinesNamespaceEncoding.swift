@@ -31,7 +31,7 @@ extension JSONLinesEncoding {
       object.field("image", item.image)
       return
     }
-    item.extensionFields.withValue { writeItemFields($0, image: item.image, to: &object) }
+    writeItemFields(item.extensionFields.value, image: item.image, to: &object)
   }
 
   /// `fields` borrowed from the record's storage: a copy (a retain and a release of every
