@@ -69,6 +69,42 @@ import Testing
     #expect(outcome.channel?.title == title)
   }
 
+  /// Mac code pages that glibc's iconv lacks, read by table as feedparser (Python's codecs)
+  /// reads them; before, such a feed was read as UTF-8, every letter past ASCII a U+FFFD.
+  @Test(arguments: [
+    ("encoding/mac-greek.xml", "mac-greek", "Αθήνα: «Ελληνικά» – Ä €", "Ώρα ψ"),
+    ("encoding/mac-turkish.xml", "mac-turkish", "İstanbul’da ğüşıöç Ğ", "Şişli ı"),
+  ])
+  func macCodePagesReadByTable(path: String, encoding: String, title: String, item: String)
+    throws
+  {
+    let outcome = try parseFixture(path)
+    #expect(outcome.result == FeedParseResult(wellformed: true, encoding: encoding, failure: nil))
+    #expect(outcome.channel?.title == title)
+    #expect(outcome.items.first?.title == item)
+  }
+
+  /// Every upper byte of the tables becomes its character, and the byte 0x80 becomes Ä in both,
+  /// as in feedparser's own test of these encodings.
+  @Test func everyUpperByteOfATableDecodes() {
+    for (declared, table) in [
+      ("macgreek", SingleByteCharsets.macGreek), ("mac_turkish", SingleByteCharsets.macTurkish),
+    ] {
+      let head = Array(
+        "<?xml version=\"1.0\" encoding=\"\(declared)\"?><rss version=\"2.0\"><channel><title>".utf8
+      )
+      let tail = Array("</title></channel></rss>".utf8)
+      // 0x80-0xFF, without the bytes that are markup once decoded (none of them are).
+      let upper = (0x80...0xFF).map { UInt8($0) }
+      let outcome = parse(head + upper + tail)
+      let expected = String(
+        String.UnicodeScalarView(table.map { Unicode.Scalar($0)! }))
+      #expect(outcome.channel?.title == expected.trimmingSpaces(), "\(declared)")
+      #expect(outcome.channel?.title?.hasPrefix("Ä") == true)
+      #expect(outcome.result.wellformed, "\(declared)")
+    }
+  }
+
   static func document(_ declared: String, title: String) -> String {
     "<?xml version=\"1.0\" encoding=\"\(declared)\"?><rss version=\"2.0\"><channel><title>\(title)</title></channel></rss>"
   }

@@ -30,6 +30,9 @@ enum CharsetNames {
     // Mac code pages under Python's names, as iconv spells them.
     "maclatin2": "mac-centraleurope", "maccentraleurope": "mac-centraleurope",
     "maciceland": "mac-is", "macroman": "macintosh", "maccyrillic": "mac-cyrillic",
+    // Mac code pages iconv lacks, decoded by table (`SingleByteCharsets`).
+    "macgreek": "mac-greek", "mac_greek": "mac-greek", "x-mac-greek": "mac-greek",
+    "macturkish": "mac-turkish", "mac_turkish": "mac-turkish", "x-mac-turkish": "mac-turkish",
     // Windows' "ANSI code page" alias, windows-1252 in the West.
     "dbcs": "windows-1252", "mbcs": "windows-1252",
   ]

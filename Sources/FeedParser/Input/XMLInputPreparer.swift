@@ -11,8 +11,8 @@ final class XMLInputPreparer {
   /// Bytes held until the encoding is decided; empty afterwards.
   private var prefix: [UInt8] = []
   private(set) var decision: EncodingDecision?
-  /// For every encoding but UTF-8: iconv to UTF-8, invalid sequences as U+FFFD.
-  private var transcoder: IconvTranscoder?
+  /// For every encoding but UTF-8: iconv (or a table) to UTF-8, invalid sequences as U+FFFD.
+  private var transcoder: (any DocumentTranscoder)?
   /// Invalid sequences become U+FFFD before anything else (after iconv, for other encodings).
   private var utf8Repair = UTF8Repair()
   private var repairFilter = XMLRepairFilter()
@@ -65,6 +65,7 @@ final class XMLInputPreparer {
       transcoder =
         IconvTranscoder(from: decoder)
         ?? IconvTranscoder(from: String(decoder.map { $0 == "_" ? "-" : $0 }))
+        ?? SingleByteTranscoder(encoding: decoder)
     }
     if decision.name != "utf-8" && transcoder == nil {
       // An encoding iconv does not know: read the bytes as UTF-8, not well-formed. (libxml2's
