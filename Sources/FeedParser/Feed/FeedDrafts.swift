@@ -90,7 +90,7 @@ extension ItemDraft: NamespacedRecord {
   /// when there are any.
   mutating func finish() {
     guard extrasBuffer.touched else { return }
-    NamespaceFallbacks.complete(&item, with: extrasBuffer.fields)
+    NamespaceFallbacks.complete(&item, with: &extrasBuffer.fields)
     var fields = FeedItemExtensionFields()
     swap(&fields, &extrasBuffer.fields)
     extrasBuffer.touched = false

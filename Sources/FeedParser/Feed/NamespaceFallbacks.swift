@@ -26,25 +26,29 @@ enum NamespaceFallbacks {
     }
   }
 
-  static func complete(_ item: inout FeedItem, with fields: FeedItemExtensionFields) {
-    if let itunes = fields.itunes {
-      if item.title == nil, let title = itunes.title {
+  /// `fields` is only read; it is `inout` because the caller's fields are a class's stored
+  /// property, which Swift copies whole (every string and array retained, then released) to
+  /// pass by value, once for every item of a podcast feed.
+  static func complete(_ item: inout FeedItem, with fields: inout FeedItemExtensionFields) {
+    // Field by field: binding the iTunes or media object (`if let`) copied it whole.
+    if case .some = fields.itunes {
+      if item.title == nil, let title = fields.itunes?.title {
         item.title = title
         item.titleType = "text/plain"
       }
-      if item.summaryUTF8 == nil, let text = itunes.summary ?? itunes.subtitle {
+      if item.summaryUTF8 == nil, let text = fields.itunes?.summary ?? fields.itunes?.subtitle {
         item.summary = text
         item.summaryType = "text/plain"
       }
     }
-    if let media = fields.media {
-      if item.title == nil, let title = media.title {
+    if case .some = fields.media {
+      if item.title == nil, let title = fields.media?.title {
         item.title = title
-        item.titleType = media.titleType ?? "text/plain"
+        item.titleType = fields.media?.titleType ?? "text/plain"
       }
-      if item.summaryUTF8 == nil, let description = media.description {
+      if item.summaryUTF8 == nil, let description = fields.media?.description {
         item.summary = description
-        item.summaryType = media.descriptionType ?? "text/plain"
+        item.summaryType = fields.media?.descriptionType ?? "text/plain"
       }
     }
     if let image = fields.itunes?.image ?? fields.media?.thumbnails.first?.url {
