@@ -44,14 +44,9 @@ struct XMLAttributes {
     xmlChar
   >? {
     guard let base else { return nil }
-    // The name's bytes read once, and most attributes turned away on their first byte.
-    let nameStart = name.utf8Start
-    let nameCount = name.utf8CodeUnitCount
     for index in 0..<count {
       let entry = base + index * 5
-      guard let localname = entry[0], localname[0] == nameStart[0],
-        Self.equal(localname, nameStart, count: nameCount)
-      else { continue }
+      guard let localname = entry[0], bytesEqual(localname, name) else { continue }
       let prefix = entry[1]
       if inXMLNamespace {
         guard let prefix, bytesEqual(prefix, "xml") else { continue }
@@ -62,19 +57,6 @@ struct XMLAttributes {
       return UnsafeBufferPointer(start: start, count: end - start)
     }
     return nil
-  }
-
-  /// The NUL-terminated `cString` is the `count` bytes at `literal`.
-  @inline(__always)
-  private static func equal(
-    _ cString: UnsafePointer<xmlChar>, _ literal: UnsafePointer<UInt8>, count: Int
-  ) -> Bool {
-    var index = 1
-    while index < count {
-      if cString[index] != literal[index] { return false }
-      index &+= 1
-    }
-    return cString[count] == 0
   }
 
   /// `memchr`: attribute values are mostly URLs, and a byte-by-byte look for `&` was a third
@@ -147,9 +129,17 @@ extension XMLAttributes {
 }
 
 /// Compares a NUL-terminated libxml2 name with an ASCII literal without allocating.
+/// Inlined with its first-byte test, which turns most names away (an element's attributes are
+/// looked up by name one after another: measured 1.9 M instructions of a 5 MB podcast feed).
+@inline(__always)
 func bytesEqual(_ cString: UnsafePointer<xmlChar>, _ literal: StaticString) -> Bool {
   let count = literal.utf8CodeUnitCount
   let literalBytes = literal.utf8Start
-  for index in 0..<count where cString[index] != literalBytes[index] { return false }
+  guard count == 0 || cString[0] == literalBytes[0] else { return false }
+  var index = 1
+  while index < count {
+    if cString[index] != literalBytes[index] { return false }
+    index &+= 1
+  }
   return cString[count] == 0
 }
