@@ -27,8 +27,9 @@ public final class ConnectionWorker: Sendable {
 
   private let inbox = WorkerInbox()
   private let nextID = Atomic<UInt64>(1)
-  /// Signalled by the worker thread as its last act; each waiter passes the signal on.
-  private let threadEnded = DispatchSemaphore(value: 0)
+  /// Joined by `stop()`: the thread has ended, its thread-local clean-up included, before
+  /// `stop()` returns, so the process may exit right after (`JoinableThread`).
+  private let thread: JoinableThread
   /// Counts curl calls per thread; tests use it to prove the one-thread rule held.
   let audit: CurlThreadAudit
 
@@ -38,14 +39,12 @@ public final class ConnectionWorker: Sendable {
     try DescriptorHeadroom.check()
     let startup = WorkerStartup()
     let inbox = inbox
-    let threadEnded = threadEnded
-    let thread = Thread {
+    let thread = JoinableThread(name: "feedpull.worker") {
       let loop: WorkerLoop
       do throws(WorkerStartError) {
         loop = try WorkerLoop(configuration: configuration, inbox: inbox)
       } catch {
         startup.failed(error)
-        threadEnded.signal()
         return
       }
       startup.ready(loop.audit)
@@ -54,11 +53,17 @@ public final class ConnectionWorker: Sendable {
       while !loop.isDone {
         _ = RunLoop.current.run(mode: .default, before: .distantFuture)
       }
-      threadEnded.signal()
     }
-    thread.name = "feedpull.worker"
-    thread.start()
-    audit = try startup.waitUntilReady()
+    guard let thread else {
+      throw WorkerStartError(message: "cannot start the worker thread")
+    }
+    self.thread = thread
+    do {
+      audit = try startup.waitUntilReady()
+    } catch {
+      thread.join()
+      throw error
+    }
   }
 
   deinit {
@@ -100,14 +105,15 @@ public final class ConnectionWorker: Sendable {
     inbox.waitUntilIdle(deadline: Date(timeIntervalSinceNow: timeout))
   }
 
-  /// Cancels everything, tears curl down on the worker thread and waits for the thread to end.
-  /// Safe from any thread and more than once; from a delegate (the worker thread itself) it only
-  /// starts the shutdown, since the thread cannot wait for itself.
+  /// Cancels everything, tears curl down on the worker thread and waits until the thread has
+  /// ended: when this returns, no code of the worker's runs any more, its libraries' per-thread
+  /// clean-up included, and the process may exit. Safe from any thread and more than once; from
+  /// a delegate (the worker thread itself) it only starts the shutdown, since the thread cannot
+  /// wait for itself.
   public func stop() {
     inbox.submit(.stop)
-    guard !audit.isOwnerThread else { return }
-    threadEnded.wait()
-    threadEnded.signal()
+    guard !thread.isCurrent else { return }
+    thread.join()
   }
 }
 

@@ -58,7 +58,7 @@ import Testing
     #expect(server.requestsReceived.wait(for: 2, timeout: 30))
     running.send(signal)
     let result = running.finish(deadline: 30)
-    #expect(result.status == expectedStatus)
+    #expect(result.status == expectedStatus, "\(result.stderr)")
     let ends = result.records.filter { $0["type"] as? String == "end" }
     #expect(ends.count == 3)
     let bySource = Dictionary(ends.map { ($0["source"] as? String ?? "", $0) }) { first, _ in first
@@ -67,7 +67,8 @@ import Testing
     #expect(bySource[feed]?["items"] as? Int == 2)
     for source in [stalled, queued] {
       let error = bySource[source]?["error"] as? [String: Any]
-      #expect(error?["kind"] as? String == "cancelled", "\(source)")
+      #expect(
+        error?["kind"] as? String == "cancelled", "\(source): \(error ?? [:]) \(result.stderr)")
     }
   }
 

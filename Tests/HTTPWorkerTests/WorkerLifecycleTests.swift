@@ -1,5 +1,6 @@
 import FeedPullSupport
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -255,6 +256,29 @@ import Testing
     #expect(stopper.endCount == 1 && stopper.isWellOrdered)
   }
 
+  /// `stop()` returns once the worker thread has ended, its thread-local destructors included
+  /// (CoreFoundation's run loop, OpenSSL's and libxml2's per-thread state are freed by such
+  /// destructors). A command exits right after `stop()`, and exit runs those libraries'
+  /// clean-up: run beside a thread still ending, it corrupted the heap (docs/worker.md).
+  @Test func stopReturnsOnceTheWorkerThreadHasEnded() throws {
+    let server = try LoopbackHTTPServer(routes: ["/feed": .ok("<rss/>")])
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
+    let destructorRan = ThreadExitProbe()
+    let log = TransferLog()
+    worker.add(
+      TransferRequest(server, "/feed"),
+      delegate: LoggingDelegate(
+        log,
+        onResponse: { _ in
+          destructorRan.arm()  // on the worker thread
+          return .allow
+        }))
+    #expect(log.ended.wait(timeout: 10))
+    #expect(!destructorRan.fired)
+    worker.stop()
+    #expect(destructorRan.fired)
+  }
+
   @Test func releasingAWorkerStopsIt() throws {
     let server = try LoopbackHTTPServer(routes: ["/silent": .silent])
     let log = TransferLog()
@@ -366,4 +390,28 @@ import Testing
         + "max \(String(format: "%.3f", (sorted.last ?? 0) * 1000)) ms")
     #expect(median < 0.01)
   }
+}
+
+/// Sets a thread-local value with a destructor on the thread that calls `arm()`; `fired` says
+/// whether that thread has since ended (the destructor runs as the thread exits). The destructor
+/// takes a tenth of a second, as a library's clean-up may: part of the scenario, so that a
+/// `stop()` that returns before the thread has ended is seen to.
+final class ThreadExitProbe: Sendable {
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { value in
+      guard let value else { return }
+      usleep(100_000)
+      Unmanaged<ThreadExitProbe>.fromOpaque(value).takeRetainedValue().flag.store(
+        true, ordering: .releasing)
+    }
+    return key
+  }()
+  private let flag = Atomic<Bool>(false)
+
+  func arm() {
+    pthread_setspecific(Self.key, Unmanaged.passRetained(self).toOpaque())
+  }
+
+  var fired: Bool { flag.load(ordering: .acquiring) }
 }

@@ -1,5 +1,5 @@
 // Typed doors to C that Swift cannot call directly: libcurl's variadic setopt/getinfo,
-// and <sys/epoll.h>, which Glibc's Swift overlay does not export.
+// <sys/epoll.h> and pthread_setname_np, which Glibc's Swift overlay does not export.
 #ifndef CFEEDPULL_SHIMS_H
 #define CFEEDPULL_SHIMS_H
 
@@ -31,6 +31,9 @@ CURLcode fp_msg_result(const CURLMsg *msg);
 int fp_epoll_create(void);
 int fp_epoll_ctl(int epfd, int op, int fd, uint32_t events);
 int fp_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_ms);
+
+// Names the calling thread (at most 15 bytes are kept), for `top -H`, gdb and backtraces.
+void fp_set_thread_name(const char *name);
 
 // ThreadSanitizer annotations; no-ops unless the TSan runtime is linked in. Swift's
 // Synchronization.Mutex hands a contended lock over inside the kernel (a PI futex), which TSan

@@ -72,6 +72,10 @@ final class DocumentPull {
     }
   }
 
+  /// The parser while the body is being parsed, nil before and after: tests hold it weakly to
+  /// see it freed before the `end` record.
+  var currentParser: FeedDocumentParser? { parser }
+
   /// True once the parser has stopped for good: the rest of the body is not needed.
   var parserStopped: Bool { parser?.isStopped ?? false }
 
@@ -100,30 +104,41 @@ final class DocumentPull {
 
   /// Ends the source: finishes the parse (if a body was parsed) and writes the `end` record.
   /// A transport error wins over what the parser says; items already written stay written.
+  ///
+  /// The parser (and with it libxml2's context) is released before the `end` record is
+  /// written: the last `end` may let the process exit, and exit runs libxml2's own clean-up
+  /// (`xmlCleanupParser` frees the lock that freeing a context takes), so no context may still
+  /// be freed on this thread by then (docs/worker.md, "Stopping").
   func complete(_ transportError: PullError?) {
     guard !ended else { return }
     ended = true
-    if let parser {
-      let result = parser.finish()
-      end.wellformed = result.wellformed
-      end.encoding = result.encoding
-      if transportError == nil, let failure = result.failure {
-        end.error = PullError(failure)
-      }
-      if let feeds = parser.linkedFeeds {
-        end.feeds = feeds
-        if transportError == nil, !feeds.isEmpty, let discovery, discovery(self, feeds) {
-          return
-        }
-      }
+    let parsed = parser != nil
+    let feeds = finishParse(transportError)
+    if let feeds, transportError == nil, !feeds.isEmpty, let discovery, discovery(self, feeds) {
+      return
     }
     if let transportError { end.error = transportError }
-    if digestsBody && parser != nil { end.bodyDigest = digest.value }
+    if digestsBody && parsed { end.bodyDigest = digest.value }
     end.elapsedMilliseconds = Int(
       (DocumentPull.monotonicNanoseconds() - startNanoseconds) / 1_000_000)
     sink.receive(.end(end))
     sink.flush()
     onEnd(end)
+  }
+
+  /// Finishes the parse into the end record and releases the parser; returns the feeds an HTML
+  /// page links to (nil for a feed).
+  private func finishParse(_ transportError: PullError?) -> [LinkedFeed]? {
+    guard let parser else { return nil }
+    self.parser = nil
+    let result = parser.finish()
+    end.wellformed = result.wellformed
+    end.encoding = result.encoding
+    if transportError == nil, let failure = result.failure {
+      end.error = PullError(failure)
+    }
+    if let feeds = parser.linkedFeeds { end.feeds = feeds }
+    return parser.linkedFeeds
   }
 
   static func monotonicNanoseconds() -> Int64 {
