@@ -137,8 +137,9 @@ final class DocumentPull {
     if transportError == nil, let failure = result.failure {
       end.error = PullError(failure)
     }
-    if let feeds = parser.linkedFeeds { end.feeds = feeds }
-    return parser.linkedFeeds
+    let feeds = parser.linkedFeeds
+    if let feeds { end.feeds = feeds }
+    return feeds
   }
 
   static func monotonicNanoseconds() -> Int64 {
