@@ -36,9 +36,13 @@ enum PlainCharacterData {
     return true
   }
 
-  /// Appends the text of a plain run (see `isPlain`) to `output`.
+  /// Appends the text of a plain run (see `isPlain`) to `output`: the runs between references
+  /// copied whole, each reference's character encoded in place (a `String` made for each
+  /// reference was most of the cost of a title with an `&amp;`).
   static func decode(_ bytes: UnsafeRawBufferPointer, into output: inout [UInt8]) {
     guard let base = bytes.baseAddress else { return }
+    let typed = base.assumingMemoryBound(to: UInt8.self)
+    output.reserveCapacity(output.count + bytes.count)
     var start = 0
     var index = 0
     while index < bytes.count,
@@ -46,17 +50,38 @@ enum PlainCharacterData {
     {
       index = UnsafeRawPointer(ampersand) - base
       guard let end = referenceEnd(bytes, from: index),
-        let scalar = value(ofReference: bytes, index, end).flatMap(Unicode.Scalar.init)
+        let value = value(ofReference: bytes, index, end), Unicode.Scalar(value) != nil
       else {
         index += 1
         continue
       }
-      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
-      output.append(contentsOf: String(scalar).utf8)
+      output.append(contentsOf: UnsafeBufferPointer(start: typed + start, count: index - start))
+      appendUTF8(value, to: &output)
       index = end
       start = end
     }
-    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+    output.append(contentsOf: UnsafeBufferPointer(start: typed + start, count: bytes.count - start))
+  }
+
+  /// `value`, a Unicode scalar, as UTF-8.
+  @inline(__always)
+  private static func appendUTF8(_ value: UInt32, to output: inout [UInt8]) {
+    switch value {
+    case 0..<0x80:
+      output.append(UInt8(value))
+    case 0x80..<0x800:
+      output.append(0xC0 | UInt8(value >> 6))
+      output.append(0x80 | UInt8(value & 0x3F))
+    case 0x800..<0x1_0000:
+      output.append(0xE0 | UInt8(value >> 12))
+      output.append(0x80 | UInt8((value >> 6) & 0x3F))
+      output.append(0x80 | UInt8(value & 0x3F))
+    default:
+      output.append(0xF0 | UInt8(value >> 18))
+      output.append(0x80 | UInt8((value >> 12) & 0x3F))
+      output.append(0x80 | UInt8((value >> 6) & 0x3F))
+      output.append(0x80 | UInt8(value & 0x3F))
+    }
   }
 
   /// The index after the `;` of the reference at `start`, if it is complete.
