@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Parses one feed document from byte chunks of any size, split anywhere, and hands over the
 /// channel and then each item the moment its end tag is parsed. Not thread-safe: one document,
 /// one thread.
@@ -33,8 +37,13 @@ public final class StreamingFeedParser {
   /// Off where libxml2 is a version the hand-over was not verified on (`LibXMLVersion`), and in
   /// tests that compare with libxml2 reading all text itself.
   var handsTextToBuilder = LibXMLVersion.allowsTextHandOver
-  /// Character data handed over, decoded.
-  private var decodedText: [UInt8] = []
+  /// Character data handed over, decoded. Touched only by the parse's one thread, never with
+  /// overlapping accesses, so unchecked: the dynamic checks cost more than the hand-over saved.
+  @exclusivity(unchecked) private var decodedText: [UInt8] = []
+  /// Reads the markup that may bypass libxml2 (`routeMarkup`).
+  private let markupScanner = SimpleMarkupScanner()
+  /// Elements the builder got without libxml2, for tests that must know the hand-over ran.
+  private(set) var elementsHandedOver = 0
   private var byteCount = 0
   private var firstSignificantByte: UInt8?
   private var finished = false
@@ -152,7 +161,13 @@ public final class StreamingFeedParser {
   /// reference; the builder gets the same text in fewer, larger pieces.
   private func route(_ bytes: UnsafeRawBufferPointer, _ piece: XMLRepairFilter.Piece) {
     startParser()
-    if piece != .markup, handsTextToBuilder, doctypeGate.isOpen, !builder.isReadingEpilog,
+    if piece == .markup {
+      guard handsTextToBuilder else { return gateAndPush(bytes) }
+      let taken = doctypeGate.processUntilOpen(bytes) { deliver($0) }
+      if taken < bytes.count { routeMarkup(UnsafeRawBufferPointer(rebasing: bytes[taken...])) }
+      return
+    }
+    if handsTextToBuilder, doctypeGate.isOpen, !builder.isReadingEpilog,
       !builder.isStopped, let parser,
       parser.isWaiting(inCDATASection: piece == .cdataContent)
     {
@@ -160,12 +175,108 @@ public final class StreamingFeedParser {
       if piece == .cdataContent {
         builder.characters(bytes.assumingMemoryBound(to: UInt8.self))
       } else {
-        decodedText.removeAll(keepingCapacity: true)
-        PlainCharacterData.decode(bytes, into: &decodedText)
-        decodedText.withUnsafeBufferPointer { builder.characters($0) }
+        handOverText(bytes)
       }
     } else {
       gateAndPush(bytes)
+    }
+  }
+
+  /// Markup, construct by construct: each childless element and each run of plain text that
+  /// libxml2, waiting in element content with nothing unparsed, would only pass on, goes to the
+  /// builder directly (`SimpleMarkupScanner`, `LibXMLPushParser.handOver`). Every other tag goes
+  /// to libxml2, gathered with the tags and text that follow it up to the next element handed
+  /// over (a push costs libxml2 about a thousand instructions), and ending at a tag, so that
+  /// libxml2 waits again right after it. Whenever libxml2 is not waiting (it holds bytes, met
+  /// an error, or is past the root), the rest of the piece goes to it as it is.
+  private func routeMarkup(_ bytes: UnsafeRawBufferPointer) {
+    guard let parser else { return gateAndPush(bytes) }
+    // `bytes[pending..<pendingEnd]` waits for libxml2 and ends with a tag; plain text after it
+    // (`pendingEnd..<offset`) is held until it is known what follows. `bytes[bypassed..<pending]`
+    // went to the builder: its lines are counted for libxml2 before anything else reaches it.
+    var offset = 0
+    var pending = 0
+    var pendingEnd = 0
+    var bypassed = 0
+    func push(from start: Int, to end: Int) {
+      if start > bypassed {
+        parser.skipped(UnsafeRawBufferPointer(rebasing: bytes[bypassed..<start]))
+      }
+      if end > start { gateAndPush(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
+      bypassed = end
+    }
+    func pushRest() { push(from: pending, to: bytes.count) }
+    func isWaiting() -> Bool {
+      !builder.isReadingEpilog && !builder.isStopped && parser.isWaiting(inCDATASection: false)
+    }
+    func flush() -> Bool {
+      if pendingEnd > pending {
+        push(from: pending, to: pendingEnd)
+        pending = pendingEnd
+      }
+      return isWaiting()
+    }
+    // The end of a CDATA section handed over before this piece: libxml2 reads it on its own.
+    if bytes.count >= 3, bytes[0] == UInt8(ascii: "]"), bytes[1] == UInt8(ascii: "]"),
+      bytes[2] == UInt8(ascii: ">"), parser.isWaiting(inCDATASection: true)
+    {
+      pendingEnd = 3
+      offset = 3
+    } else if !flush() {
+      // libxml2 is inside a tag begun before this piece (the root's start tag, which the
+      // DOCTYPE gate lets through cut after its first bytes): it may finish it first.
+      guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+        let end = SimpleMarkupScanner.closingBracket(base, bytes.count, from: 0)
+      else { return pushRest() }
+      pendingEnd = end
+      offset = end
+      guard flush() else { return pushRest() }
+    }
+    while offset < bytes.count {
+      switch markupScanner.step(bytes, at: offset) {
+      case .element(let end):
+        guard flush() else { return pushRest() }
+        if offset > pending {
+          handOverText(UnsafeRawBufferPointer(rebasing: bytes[pending..<offset]))
+          pending = offset
+          guard isWaiting() else { return pushRest() }
+        }
+        if parser.handOver(
+          markupScanner, in: bytes, from: offset, to: end, decodedText: &decodedText)
+        {
+          elementsHandedOver &+= 1
+        } else {
+          push(from: offset, to: end)
+        }
+        pending = end
+        pendingEnd = end
+        offset = end
+        guard isWaiting() else { return pushRest() }
+      case .text(let end):
+        offset = end
+      case .construct(let end):
+        pendingEnd = end
+        offset = end
+      case .rest:
+        return pushRest()
+      }
+    }
+    // Held text goes to the builder if nothing waits for libxml2 before it.
+    if offset > pendingEnd, pendingEnd == pending, isWaiting() {
+      handOverText(UnsafeRawBufferPointer(rebasing: bytes[pending..<offset]))
+      pending = offset
+    }
+    pushRest()
+  }
+
+  /// Plain character data to the builder, decoded, as libxml2 would hand it over.
+  private func handOverText(_ text: UnsafeRawBufferPointer) {
+    if memchr(text.baseAddress!, Int32(UInt8(ascii: "&")), text.count) == nil {
+      builder.characters(text.assumingMemoryBound(to: UInt8.self))
+    } else {
+      decodedText.removeAll(keepingCapacity: true)
+      PlainCharacterData.decode(text, into: &decodedText)
+      decodedText.withUnsafeBufferPointer { builder.characters($0) }
     }
   }
 

@@ -4,51 +4,137 @@ import Testing
 
 @testable import FeedParser
 
-/// CDATA content and long plain character data go to the builder directly whenever libxml2 is
-/// waiting where they belong (`StreamingFeedParser.route`). That must change nothing: every
-/// document gives the same events and result, in any chunking, as when libxml2 reads all text
-/// itself.
+/// CDATA content, plain character data and childless elements go to the builder directly
+/// whenever libxml2 is waiting where they belong (`StreamingFeedParser.route` and
+/// `routeMarkup`). That must change nothing: every document gives the same events and result,
+/// in any chunking, as when libxml2 reads all text and markup itself.
 @Suite struct TextHandOverTests {
   /// Sections where libxml2 reads them, where it does not (prolog, attribute values, after
-  /// the root), cut off, empty, with brackets, controls, noncharacters and CR at chunk ends.
-  static let long = String(repeating: "long text 日本語 ", count: 8)
+  /// the root), cut off, empty, with brackets, controls, noncharacters and CR at chunk ends;
+  /// each with text inside the markup (read with its element) and with text long enough to be
+  /// a piece of its own (`XMLRepairFilter.shortestCharacterData`).
+  static let documents =
+    documents(long: String(repeating: "long text 日本語 ", count: 8))
+    + documents(
+      long: String(
+        repeating: "long text 日本語 ", count: XMLRepairFilter.shortestCharacterData / 16 + 1))
 
-  static let documents: [String] = [
-    "<rss><channel><item><description><![CDATA[<p>a & b</p>]]></description></item></channel></rss>",
-    "<rss><channel><item><description>\n  <![CDATA[x]]]]>\n</description></item></channel></rss>",
-    "<rss><channel><title>a<![CDATA[]]>b<![CDATA[c]]>&amp;<![CDATA[]]]>d</title></channel></rss>",
-    "<rss><channel><title><![CDATA[cut off inside the section",
-    "<rss><channel><title><![CDATA[cut off after a bracket]",
-    "<![CDATA[in the prolog]]><rss><channel><title>t</title></channel></rss>",
-    "<rss><channel><title>t</title></channel></rss><![CDATA[after the root]]>",
-    "<rss><channel><title a='<![CDATA['>x]]></title></channel></rss>",
-    "<rss><channel><title><![CDATA[a\u{1}b\r\nc\r]]></title></channel></rss>",
-    "<rss><channel><title><![CDATA[\u{FFFE}x\u{FFFF}]]></title></channel></rss>",
-    "<rss><channel><title><![CDATA[a</title></channel></rss>",
-    // libxml2's message names the line of the open tag: lines inside the section count.
-    "<rss><channel><title><![CDATA[a\nb\n\nc]]></title>\n<item><b></item></channel></rss>",
-    "<rss><channel><item><title><![CDATA[one]]></title></item><bad<![CDATA[two]]></channel></rss>",
-    "<!DOCTYPE rss [<!ENTITY e 'E'>]><rss><channel><title>&e;<![CDATA[&e;]]></title></channel></rss>",
-    // Character data long enough to be handed over, with what keeps it from being.
-    "<rss><channel><description>\(Self.long) &lt;p&gt; &amp; &quot;&apos; &#233;&#x1F600; \(Self.long)</description></channel></rss>",
-    "<rss><channel><description>\(Self.long)\r\n\(Self.long)</description></channel></rss>",
-    "<rss><channel><description>\(Self.long) ]]> \(Self.long)</description></channel></rss>",
-    "<rss><channel><description>\(Self.long) ]]&gt; ]] > \(Self.long)</description></channel></rss>",
-    "<!DOCTYPE rss [<!ENTITY e 'E'>]><rss><channel><title>\(Self.long)&e;\(Self.long)</title></channel></rss>",
-    "<rss><channel><title>\(Self.long) &nbsp; AT&T &bogus; \(Self.long)</title></channel></rss>",
-    "\(Self.long)<rss><channel><title>t</title></channel></rss>\(Self.long)",
-    "<rss><channel><title>t</title></channel></rss>\n<!-- > \(Self.long) --> \(Self.long) &#32; \(Self.long)",
-    "<rss><channel><title a='x>\(Self.long)'>\(Self.long)</title><!-- x>\(Self.long)<y> --></channel></rss>",
-    "<rss><channel><item><title>\(Self.long)</title>\n<bad<x>\(Self.long)</item></channel></rss>",
-    "<rss><channel><title>\(Self.long)</title>\n\(Self.long)\n<item><b>\(Self.long)</item></channel></rss>",
-    "<rss><channel><item><description><p>\(Self.long)</p><br>\(Self.long)</description></item></channel></rss>",
-    "<rss><channel><title>\(Self.long)",
-    // After an error libxml2 drops entity references, even `&amp;` (a fuzzer find).
-    "<rss><channel><b></i><title>AT&amp;T \(Self.long) &lt;p&gt; &#233;</title></channel></rss>",
-  ]
+  static func documents(long: String) -> [String] {
+    return [
+      "<rss><channel><item><description><![CDATA[<p>a & b</p>]]></description></item></channel></rss>",
+      "<rss><channel><item><description>\n  <![CDATA[x]]]]>\n</description></item></channel></rss>",
+      "<rss><channel><title>a<![CDATA[]]>b<![CDATA[c]]>&amp;<![CDATA[]]]>d</title></channel></rss>",
+      "<rss><channel><title><![CDATA[cut off inside the section",
+      "<rss><channel><title><![CDATA[cut off after a bracket]",
+      "<![CDATA[in the prolog]]><rss><channel><title>t</title></channel></rss>",
+      "<rss><channel><title>t</title></channel></rss><![CDATA[after the root]]>",
+      "<rss><channel><title a='<![CDATA['>x]]></title></channel></rss>",
+      "<rss><channel><title><![CDATA[a\u{1}b\r\nc\r]]></title></channel></rss>",
+      "<rss><channel><title><![CDATA[\u{FFFE}x\u{FFFF}]]></title></channel></rss>",
+      "<rss><channel><title><![CDATA[a</title></channel></rss>",
+      // libxml2's message names the line of the open tag: lines inside the section count.
+      "<rss><channel><title><![CDATA[a\nb\n\nc]]></title>\n<item><b></item></channel></rss>",
+      "<rss><channel><item><title><![CDATA[one]]></title></item><bad<![CDATA[two]]></channel></rss>",
+      "<!DOCTYPE rss [<!ENTITY e 'E'>]><rss><channel><title>&e;<![CDATA[&e;]]></title></channel></rss>",
+      // Character data long enough to be handed over, with what keeps it from being.
+      "<rss><channel><description>\(long) &lt;p&gt; &amp; &quot;&apos; &#233;&#x1F600; \(long)</description></channel></rss>",
+      "<rss><channel><description>\(long)\r\n\(long)</description></channel></rss>",
+      "<rss><channel><description>\(long) ]]> \(long)</description></channel></rss>",
+      "<rss><channel><description>\(long) ]]&gt; ]] > \(long)</description></channel></rss>",
+      "<!DOCTYPE rss [<!ENTITY e 'E'>]><rss><channel><title>\(long)&e;\(long)</title></channel></rss>",
+      "<rss><channel><title>\(long) &nbsp; AT&T &bogus; \(long)</title></channel></rss>",
+      "\(long)<rss><channel><title>t</title></channel></rss>\(long)",
+      "<rss><channel><title>t</title></channel></rss>\n<!-- > \(long) --> \(long) &#32; \(long)",
+      "<rss><channel><title a='x>\(long)'>\(long)</title><!-- x>\(long)<y> --></channel></rss>",
+      "<rss><channel><item><title>\(long)</title>\n<bad<x>\(long)</item></channel></rss>",
+      "<rss><channel><title>\(long)</title>\n\(long)\n<item><b>\(long)</item></channel></rss>",
+      "<rss><channel><item><description><p>\(long)</p><br>\(long)</description></item></channel></rss>",
+      "<rss><channel><title>\(long)",
+      // After an error libxml2 drops entity references, even `&amp;` (a fuzzer find).
+      "<rss><channel><b></i><title>AT&amp;T \(long) &lt;p&gt; &#233;</title></channel></rss>",
+    ]
+  }
 
   @Test(arguments: documents) func sameEventsAsLibXMLReadingTheText(document: String) {
     expectSameAsLibXML(Array(document.utf8), name: document)
+  }
+
+  /// Childless elements in every form `SimpleMarkupScanner` reads, and in the forms it leaves
+  /// to libxml2 (a name, value or scope it cannot judge alone, a broken tag): what libxml2
+  /// reports about the latter must be the same as when it read everything.
+  static let elementDocuments: [String] = [
+    // Read directly: prefixes, attributes in both quotes, white space, empty and self-closing.
+    """
+    <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:p="https://podcastindex.org/namespace/1.0"><channel><item>
+    <title>A &amp; B &#233; &lt;i&gt;</title><itunes:duration>1:02:03</itunes:duration>
+    <p:transcript url="https://e.com/t.vtt" type='text/vtt'\t\n language = "en"/><p:person role="host"
+    >Alice</p:person><itunes:explicit></itunes:explicit><guid isPermaLink="false">x-1</guid >
+    <enclosure url="https://e.com/a.mp3" length="12" type="audio/mpeg" /></item></channel></rss>
+    """,
+    // Default namespaces, a reset with xmlns="", names with dots, dashes and digits.
+    """
+    <feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><entry><id>1</id><x.y-2>v</x.y-2>
+    <link href="https://e.com/1" rel="alternate"/><author xmlns=""><name>n</name></author>
+    <m:e xmlns:m="urn:m" m:a="1">made up</m:e></entry></feed>
+    """,
+    // Left to libxml2: an undeclared prefix, values to decode or normalise, a repeated
+    // attribute, attributes without space between them, xml:base and xml:lang, CR, a tab.
+    "<rss><channel><item><u:x>1</u:x><title a='1' a='2'>t</title><link>l</link></item></channel></rss>",
+    "<rss><channel><item><enclosure url='https://e.com/?a=1&amp;b=2' type='a&#x9;b'/></item></channel></rss>",
+    "<rss><channel><item><enclosure url='https://e.com/\n1' length='2'/><x a='1'b='2'/></item></channel></rss>",
+    "<rss><channel><item xml:base='https://b.example/'><link xml:base='d/'>p</link><title xml:lang='fr'>t</title></item></channel></rss>",
+    "<rss><channel><item><title>a\r\nb</title><link\r\nhref='x'>l</link></item></channel></rss>",
+    "<rss><channel><item><title a='&gt;'>t</title><title b='>'>u</title></item></channel></rss>",
+    // Broken: mismatched end tags, a stray end tag, `]]>` in text, an unclosed tag, `<` in a
+    // value, a name that is not ASCII.
+    "<rss><channel><item><title>t</titel><link>l</link></item></channel></rss>",
+    "<rss><channel><item><title>t</title></b><link>l</link></item></channel></rss>",
+    "<rss><channel><item><title>a ]]> b</title><link>l</link></item></channel></rss>",
+    "<rss><channel><item><title>t<link>l</link></item></channel></rss>",
+    "<rss><channel><item><title a='<'>t</title><名前>v</名前><link>l</link></item></channel></rss>",
+    "<rss><channel><item><title>t</title ><link>l</link ></item></channel></rss><x>after</x>",
+    // A DTD that gives attributes defaults and entities: libxml2 reads those elements.
+    """
+    <!DOCTYPE rss [<!ATTLIST enclosure type CDATA "audio/mpeg"><!ENTITY e "E">]><rss><channel>
+    <item><enclosure url="u"/><title>&e;</title><link>l</link></item></channel></rss>
+    """,
+    // Deep nesting around childless elements, and text in an ignored subtree or a capture.
+    "<rss><channel><item>" + String(repeating: "<a>", count: 300) + "<b>x</b>"
+      + String(repeating: "</a>", count: 300) + "<title>t</title></item></channel></rss>",
+    """
+    <feed xmlns="http://www.w3.org/2005/Atom"><entry><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">
+    <p>Hi <b class="c">there</b><br/></p></div></content><source><title>s</title></source></entry></feed>
+    """,
+  ]
+
+  @Test(arguments: elementDocuments) func childlessElementsGiveTheSameEvents(document: String) {
+    expectSameAsLibXML(Array(document.utf8), name: document)
+  }
+
+  /// The hand-over runs where libxml2 would only pass an element on, and nowhere else: the
+  /// comparisons above would pass as well if it never ran.
+  @Test func childlessElementsAreHandedOverOnlyWhereLibXMLHasNothingToJudge() {
+    func handedOver(_ document: String) -> Int {
+      let parser = StreamingFeedParser(documentURL: nil) { _ in }
+      parser.parse(Array(document.utf8))
+      _ = parser.finish()
+      return parser.elementsHandedOver
+    }
+    #expect(
+      handedOver(
+        "<rss><channel><item><title>A &amp; B</title><link>l</link>\n<guid isPermaLink='false'>g"
+          + "</guid><enclosure url='u' type=\"audio/mpeg\"/></item></channel></rss>") == 4)
+    // `i:x`, and `<b/>` in `<t>` (libxml2 reads `<t>` and waits in its content); an undeclared
+    // prefix, a reference, `xml:lang`, a CR, an `xmlns` declaration, `]]>` and a repeated
+    // attribute are libxml2's, and after that error nothing is handed over.
+    #expect(
+      handedOver(
+        "<rss xmlns:i='urn:i'><channel><i:x>1</i:x><t><b/></t><u:y>2</u:y><t a='&amp;'>3</t>"
+          + "<t xml:lang='en'>4</t><t>5\r\n</t><t xmlns='urn:t'>6</t><t>]]></t><t b='1' b='2'/>"
+          + "<t>7</t></channel></rss>") == 2)
+    #expect(
+      handedOver("<!DOCTYPE rss [<!ATTLIST t a CDATA 'd'>]><rss><channel><t>1</t></channel></rss>")
+        == 0)
   }
 
   @Test func fixturesFindsAndSampleFeedsGiveTheSameEvents() throws {

@@ -270,7 +270,10 @@ struct XMLRepairFilter {
       guard greaterThan >= searchFrom else { continue }
       let textStart = greaterThan + 1
       let text = UnsafeRawBufferPointer(rebasing: bytes[textStart..<lessThan])
-      guard text.count >= shortestCharacterData, PlainCharacterData.isPlain(text) else { continue }
+      guard text.count >= shortestCharacterData,
+        !isElementContent(bytes, startTagEnd: greaterThan, endTagStart: lessThan),
+        PlainCharacterData.isPlain(text)
+      else { continue }
       emit(UnsafeRawBufferPointer(rebasing: bytes[pieceStart..<textStart]), .markup)
       emit(text, .characterData)
       pieceStart = lessThan
@@ -278,6 +281,43 @@ struct XMLRepairFilter {
     if pieceStart < bytes.count {
       emit(UnsafeRawBufferPointer(rebasing: bytes[pieceStart...]), .markup)
     }
+  }
+
+  /// True when the run between `>` and `<` looks like the whole text of an element, as in
+  /// `<title a="b">text</title>`: it stays in the markup, where `StreamingFeedParser` reads that
+  /// element without libxml2 (`SimpleMarkupScanner`) if libxml2 would only pass it on; as a
+  /// piece of its own, the tags around it would go to libxml2. A guess from the bytes: wrong
+  /// either way, it costs time, not correctness.
+  private static func isElementContent(
+    _ bytes: UnsafeRawBufferPointer, startTagEnd: Int, endTagStart: Int
+  ) -> Bool {
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), startTagEnd > 0,
+      base[startTagEnd - 1] != UInt8(ascii: "/")
+    else { return false }
+    // The tag's `<`, looked for over a few kilobytes at most.
+    var opening = startTagEnd - 1
+    let limit = max(0, startTagEnd - 4096)
+    while opening >= limit, base[opening] != UInt8(ascii: "<") { opening -= 1 }
+    guard opening >= limit else { return false }
+    let nameStart = opening + 1
+    var nameEnd = nameStart
+    while nameEnd < startTagEnd {
+      let byte = base[nameEnd]
+      if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
+        || byte.isXMLSpace
+      {
+        break
+      }
+      nameEnd += 1
+    }
+    let length = nameEnd - nameStart
+    guard length > 0, nameEnd == startTagEnd || base[nameEnd].isXMLSpace,
+      endTagStart + length + 3 <= bytes.count,
+      base[endTagStart + 1] == UInt8(ascii: "/"),
+      memcmp(base + endTagStart + 2, base + nameStart, length) == 0
+    else { return false }
+    let after = base[endTagStart + 2 + length]
+    return after == UInt8(ascii: ">") || after.isXMLSpace
   }
 
   // MARK: - References

@@ -51,6 +51,22 @@ struct DoctypeGate {
     }
   }
 
+  /// Like `process`, but stops at the byte where the gate opens: hands `body` what it held
+  /// (the prolog's DOCTYPE and the root's first bytes) and returns how many bytes of `input` it
+  /// took, so that the caller can look at the rest itself.
+  mutating func processUntilOpen(
+    _ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
+  ) -> Int {
+    if case .open = state { return 0 }
+    var index = 0
+    while index < input.count, !isOpen {
+      step(input[index])
+      index += 1
+    }
+    if isOpen || held.count > limit { open(body) }
+    return index
+  }
+
   /// Lets through whatever is still held.
   mutating func finish(_ body: (UnsafeRawBufferPointer) -> Void) {
     if case .skipping = state { sawMalformedMarkup = true }

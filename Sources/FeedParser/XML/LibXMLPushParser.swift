@@ -29,9 +29,16 @@ import CLibXML2
 /// - A `reference` callback, if set, is called after the text of each internal reference, and
 ///   alone for an external one: it adds nothing, so it stays NULL.
 final class LibXMLPushParser {
-  private let context: xmlParserCtxtPtr
-  private let builder: FeedDocumentBuilder
+  /// libxml2's context. Not private so that the door's other file (`LibXMLDirectElements`,
+  /// which reads its namespace table and dictionary) can reach it; nothing else does.
+  let context: xmlParserCtxtPtr
+  /// Where the SAX events go, also those of the elements handed over without libxml2.
+  let builder: FeedDocumentBuilder
   private var handler = xmlSAXHandler()
+  /// The attribute array of the elements handed over without libxml2 (`handOver`).
+  let attributeSlots = AttributeSlots()
+  /// Names of the elements handed over, as the dictionary of this context interned them.
+  let internedNames = InternedNames()
 
   /// Parsing options: recover from well-formedness errors (real feeds have them), never
   /// substitute or load external entities (`NOENT`, `DTDLOAD` stay off), no network, no

@@ -1,0 +1,338 @@
+import FeedPullSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads markup that libxml2 would turn into events without judging anything but the bytes in
+/// front of it: an element with no child elements (`<itunes:episode>12</itunes:episode>`,
+/// `<podcast:transcript url="…" type="text/vtt"/>`) and the plain text between tags. A podcast
+/// item is some forty such elements; libxml2 spends about two thousand instructions on each
+/// (names interned, attributes parsed and normalised, the push parser looking ahead for `>`),
+/// several times what reading them here costs. `StreamingFeedParser` hands what this accepts
+/// to the builder through `LibXMLPushParser.handOver`, and everything else to libxml2, so the
+/// well-formedness judgement stays libxml2's.
+///
+/// It accepts only what has one reading: ASCII names (one colon at most), attribute values in
+/// quotes without `<`, `&` or control characters (libxml2 would decode or normalise them), no
+/// `xmlns` or `xml:` attribute (they change the scope), no local name given twice, and text
+/// that `PlainCharacterData` calls plain. Anything else, and anything the end of the piece cuts
+/// off, is for libxml2. A function of the bytes alone, so tests can hold it to libxml2.
+final class SimpleMarkupScanner {
+  /// A name's bytes: `start..<end`, with the colon of a prefixed name at `colon`.
+  struct Name {
+    var start = 0
+    var colon = -1
+    var end = 0
+    var hasPrefix: Bool { colon >= 0 }
+    var localStart: Int { colon >= 0 ? colon + 1 : start }
+  }
+
+  /// An attribute of the element read last: its name and the bytes inside its quotes.
+  struct Attribute {
+    var name: Name
+    var valueStart: Int
+    var valueEnd: Int
+  }
+
+  /// What starts at the position read.
+  enum Step: Equatable {
+    /// A whole element with no child element, ending before `end`; its parts are in `name`,
+    /// `attributes` and `textStart..<textEnd`.
+    case element(end: Int)
+    /// Plain character data up to `end`, where a tag starts.
+    case text(end: Int)
+    /// Markup for libxml2 to read, complete at `end`: a start or end tag, with any text before
+    /// it that is not plain.
+    case construct(end: Int)
+    /// libxml2 must read the rest of the piece: a comment, a CDATA section, a processing
+    /// instruction, or a construct the piece cuts off.
+    case rest
+  }
+
+  private(set) var name = Name()
+  /// The element's text, between its start and end tags; empty for `<a/>` and `<a></a>`.
+  private(set) var textStart = 0
+  private(set) var textEnd = 0
+  /// The element's attributes, in a buffer kept from element to element.
+  private(set) var attributes: UnsafeMutablePointer<Attribute>
+  private(set) var attributeCount = 0
+  private var attributeCapacity = 16
+
+  init() { attributes = .allocate(capacity: attributeCapacity) }
+
+  deinit { attributes.deallocate() }
+
+  /// Reads what starts at `start` (`start < bytes.count`).
+  func step(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Step {
+    let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let count = bytes.count
+    guard base[start] == UInt8(ascii: "<") else {
+      guard let tag = memchr(base + start, Int32(UInt8(ascii: "<")), count &- start) else {
+        return .rest
+      }
+      let tagStart = UnsafeRawPointer(tag) - UnsafeRawPointer(base)
+      if Self.isPlainText(base, from: start, to: tagStart) { return .text(end: tagStart) }
+      return Self.tagEnd(base, count, from: tagStart).map { .construct(end: $0) } ?? .rest
+    }
+    guard start &+ 1 < count else { return .rest }
+    switch base[start &+ 1] {
+    case UInt8(ascii: "/"):
+      guard let close = memchr(base + start, Int32(UInt8(ascii: ">")), count &- start) else {
+        return .rest
+      }
+      return .construct(end: UnsafeRawPointer(close) - UnsafeRawPointer(base) + 1)
+    case UInt8(ascii: "!"), UInt8(ascii: "?"):
+      return .rest
+    default:
+      return element(base, count, at: start)
+    }
+  }
+
+  /// An element from its `<`; its start tag, or the rest, when it is not simple.
+  private func element(_ base: UnsafePointer<UInt8>, _ count: Int, at start: Int) -> Step {
+    var notSimple: Step {
+      Self.tagEnd(base, count, from: start).map { .construct(end: $0) } ?? .rest
+    }
+    var position = start &+ 1
+    guard let elementName = Self.name(base, count, at: &position) else { return notSimple }
+    name = elementName
+    attributeCount = 0
+    // The start tag's attributes, up to `>` or `/>`.
+    while true {
+      let spaced = Self.skipSpace(base, count, at: &position)
+      guard position < count else { return .rest }
+      let byte = base[position]
+      if byte == UInt8(ascii: ">") {
+        position &+= 1
+        break
+      }
+      if byte == UInt8(ascii: "/") {
+        guard position &+ 1 < count else { return .rest }
+        guard base[position &+ 1] == UInt8(ascii: ">") else { return notSimple }
+        textStart = position &+ 2
+        textEnd = textStart
+        return .element(end: position &+ 2)
+      }
+      guard spaced, let attributeName = Self.name(base, count, at: &position) else {
+        return notSimple
+      }
+      _ = Self.skipSpace(base, count, at: &position)
+      guard position < count else { return .rest }
+      guard base[position] == UInt8(ascii: "=") else { return notSimple }
+      position &+= 1
+      _ = Self.skipSpace(base, count, at: &position)
+      guard position < count else { return .rest }
+      let quote = base[position]
+      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return notSimple }
+      let valueStart = position &+ 1
+      guard let close = memchr(base + valueStart, Int32(quote), count &- valueStart) else {
+        return .rest
+      }
+      let valueEnd = UnsafeRawPointer(close) - UnsafeRawPointer(base)
+      guard Self.isPlainValue(base, from: valueStart, to: valueEnd),
+        isNewAttribute(base, attributeName)
+      else { return notSimple }
+      append(Attribute(name: attributeName, valueStart: valueStart, valueEnd: valueEnd))
+      position = valueEnd &+ 1
+    }
+    // The content: plain text, then the matching end tag.
+    let startTagEnd = position
+    guard let tag = memchr(base + position, Int32(UInt8(ascii: "<")), count &- position) else {
+      return .rest
+    }
+    let tagStart = UnsafeRawPointer(tag) - UnsafeRawPointer(base)
+    guard tagStart &+ 1 < count else { return .rest }
+    guard base[tagStart &+ 1] == UInt8(ascii: "/"),
+      Self.isPlainText(base, from: position, to: tagStart)
+    else { return .construct(end: startTagEnd) }
+    let nameLength = name.end &- name.start
+    position = tagStart &+ 2
+    guard position &+ nameLength < count else { return .rest }
+    guard memcmp(base + position, base + name.start, nameLength) == 0 else {
+      return .construct(end: startTagEnd)
+    }
+    position &+= nameLength
+    _ = Self.skipSpace(base, count, at: &position)
+    guard position < count else { return .rest }
+    guard base[position] == UInt8(ascii: ">") else { return .construct(end: startTagEnd) }
+    textStart = startTagEnd
+    textEnd = tagStart
+    return .element(end: position &+ 1)
+  }
+
+  private func append(_ attribute: Attribute) {
+    if attributeCount == attributeCapacity {
+      let larger = UnsafeMutablePointer<Attribute>.allocate(capacity: attributeCapacity * 2)
+      larger.moveInitialize(from: attributes, count: attributeCount)
+      attributes.deallocate()
+      attributes = larger
+      attributeCapacity *= 2
+    }
+    (attributes + attributeCount).initialize(to: attribute)
+    attributeCount &+= 1
+  }
+
+  /// Not `xmlns`, `xmlns:…` or `xml:…` (they change what libxml2 knows of the scope), and no
+  /// local name given before (a repeated attribute is libxml2's error to report).
+  private func isNewAttribute(_ base: UnsafePointer<UInt8>, _ name: Name) -> Bool {
+    if name.hasPrefix {
+      let prefixLength = name.colon &- name.start
+      if (prefixLength == 3 && memcmp(base + name.start, "xml", 3) == 0)
+        || (prefixLength == 5 && memcmp(base + name.start, "xmlns", 5) == 0)
+      {
+        return false
+      }
+    } else if name.end &- name.start == 5 && memcmp(base + name.start, "xmlns", 5) == 0 {
+      return false
+    }
+    let localStart = name.localStart
+    let length = name.end &- localStart
+    for index in 0..<attributeCount {
+      let other = attributes[index].name
+      let otherStart = other.localStart
+      if other.end &- otherStart == length,
+        memcmp(base + otherStart, base + localStart, length) == 0
+      {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// No byte libxml2 would decode (`&`), normalise (controls: tab, line feed, CR) or reject
+  /// (`<`) in an attribute value; eight bytes at a time.
+  private static func isPlainValue(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int)
+    -> Bool
+  {
+    var index = start
+    while index &+ 8 <= end {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let stops =
+        ByteWord.matchesBelow(word, 0x20) | ByteWord.matches(word, UInt8(ascii: "<"))
+        | ByteWord.matches(word, UInt8(ascii: "&"))
+      if stops != 0 { return false }
+      index &+= 8
+    }
+    while index < end {
+      let byte = base[index]
+      if byte < 0x20 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { return false }
+      index &+= 1
+    }
+    return true
+  }
+
+  /// An ASCII name, `local` or `prefix:local`, followed by what may follow a name in a tag.
+  @inline(__always)
+  private static func name(_ base: UnsafePointer<UInt8>, _ count: Int, at position: inout Int)
+    -> Name?
+  {
+    var index = position
+    guard index < count, isNameStartByte(base[index]) else { return nil }
+    index &+= 1
+    while index < count, isNameByte(base[index]) { index &+= 1 }
+    var colon = -1
+    if index < count, base[index] == UInt8(ascii: ":") {
+      colon = index
+      index &+= 1
+      guard index < count, isNameStartByte(base[index]) else { return nil }
+      index &+= 1
+      while index < count, isNameByte(base[index]) { index &+= 1 }
+    }
+    guard index < count else { return nil }
+    let next = base[index]
+    guard
+      next == 0x20 || next == 0x0A || next == 0x09 || next == UInt8(ascii: ">")
+        || next == UInt8(ascii: "/") || next == UInt8(ascii: "=")
+    else { return nil }
+    defer { position = index }
+    return Name(start: position, colon: colon, end: index)
+  }
+
+  /// ASCII letters and `_`.
+  @inline(__always)
+  private static func isNameStartByte(_ byte: UInt8) -> Bool {
+    let folded = byte | 0x20
+    return (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
+  }
+
+  /// ASCII letters, digits, `_`, `-` and `.`: one bit each of two 64-bit masks.
+  @inline(__always)
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    let low: UInt64 = (1 << 0x2D) | (1 << 0x2E) | (0x3FF << 0x30)
+    let high: UInt64 = (0x3FF_FFFF << 1) | (1 << 0x1F) | (0x3FF_FFFF << 0x21)
+    let mask = byte < 64 ? low : high
+    return byte < 128 && (mask &>> UInt64(byte & 63)) & 1 != 0
+  }
+
+  /// Text with nothing `PlainCharacterData` must look at (`&`, CR, `]`) is plain; the rare
+  /// rest it judges. Eight bytes at a time: most runs between tags are short and clean.
+  private static func isPlainText(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int)
+    -> Bool
+  {
+    // Long runs: libc's vectorised `memchr`, three passes, is faster than one pass here.
+    if end &- start >= 256 { return slowPlain(base, start, end) }
+    var index = start
+    while index &+ 8 <= end {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let stops =
+        ByteWord.matches(word, UInt8(ascii: "&")) | ByteWord.matches(word, 0x0D)
+        | ByteWord.matches(word, UInt8(ascii: "]"))
+      if stops != 0 { return slowPlain(base, start, end) }
+      index &+= 8
+    }
+    while index < end {
+      let byte = base[index]
+      if byte == UInt8(ascii: "&") || byte == 0x0D || byte == UInt8(ascii: "]") {
+        return slowPlain(base, start, end)
+      }
+      index &+= 1
+    }
+    return true
+  }
+
+  private static func slowPlain(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    PlainCharacterData.isPlain(UnsafeRawBufferPointer(start: base + start, count: end &- start))
+  }
+
+  /// Skips spaces, tabs and line feeds (not CR, which libxml2 normalises); true when it
+  /// skipped any.
+  @inline(__always)
+  private static func skipSpace(_ base: UnsafePointer<UInt8>, _ count: Int, at position: inout Int)
+    -> Bool
+  {
+    let start = position
+    while position < count {
+      let byte = base[position]
+      guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { break }
+      position &+= 1
+    }
+    return position > start
+  }
+
+  /// Where the tag starting at `start` ends, past its `>` (one outside quotes); nil when the
+  /// piece cuts it off or another `<` comes first (a broken tag, for libxml2 to judge).
+  static func tagEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int? {
+    closingBracket(base, count, from: start &+ 1)
+  }
+
+  /// Past the first `>` from `start` on that is outside quotes, for bytes inside a tag.
+  static func closingBracket(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int? {
+    var quote: UInt8 = 0
+    var index = start
+    while index < count {
+      let byte = base[index]
+      if quote != 0 {
+        if byte == quote { quote = 0 }
+      } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+        quote = byte
+      } else if byte == UInt8(ascii: ">") {
+        return index &+ 1
+      } else if byte == UInt8(ascii: "<") {
+        return nil
+      }
+      index &+= 1
+    }
+    return nil
+  }
+}
