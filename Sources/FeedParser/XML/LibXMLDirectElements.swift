@@ -120,6 +120,8 @@ final class InternedNames {
   private struct Entry {
     var name: UnsafePointer<xmlChar>?
     var count = 0
+    /// The first eight bytes of the name (zero-padded): a short name is compared by this alone.
+    var head: UInt64 = 0
   }
 
   private var entries = UnsafeMutablePointer<Entry>.allocate(capacity: 128)
@@ -133,20 +135,20 @@ final class InternedNames {
   func intern(_ bytes: UnsafePointer<xmlChar>, count: Int, in dict: xmlDictPtr)
     -> UnsafePointer<xmlChar>?
   {
-    var word: UInt64 = 0
-    withUnsafeMutableBytes(of: &word) {
+    var head: UInt64 = 0
+    withUnsafeMutableBytes(of: &head) {
       $0.baseAddress!.copyMemory(from: bytes, byteCount: min(count, 8))
     }
     let last = UInt64(bytes[count &- 1])
-    let hash = (word ^ (word &>> 27) ^ (last &<< 40) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
+    let hash = (head ^ (head &>> 27) ^ (last &<< 40) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
     let entry = entries + Int(truncatingIfNeeded: hash &>> 57)
-    if let name = entry.pointee.name, entry.pointee.count == count,
-      memcmp(name, bytes, count) == 0
+    if let name = entry.pointee.name, entry.pointee.count == count, entry.pointee.head == head,
+      count <= 8 || memcmp(name + 8, bytes + 8, count &- 8) == 0
     {
       return name
     }
     guard let name = xmlDictLookup(dict, bytes, Int32(count)) else { return nil }
-    entry.pointee = Entry(name: name, count: count)
+    entry.pointee = Entry(name: name, count: count, head: head)
     return name
   }
 }

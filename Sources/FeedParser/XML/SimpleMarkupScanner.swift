@@ -176,16 +176,17 @@ final class SimpleMarkupScanner {
   /// Not `xmlns`, `xmlns:…` or `xml:…` (they change what libxml2 knows of the scope), and no
   /// local name given before (a repeated attribute is libxml2's error to report).
   private func isNewAttribute(_ base: UnsafePointer<UInt8>, _ name: Name) -> Bool {
-    if name.hasPrefix {
-      let prefixLength = name.colon &- name.start
-      if (prefixLength == 3 && memcmp(base + name.start, "xml", 3) == 0)
-        || (prefixLength == 5 && memcmp(base + name.start, "xmlns", 5) == 0)
-      {
-        return false
-      }
-    } else if name.end &- name.start == 5 && memcmp(base + name.start, "xmlns", 5) == 0 {
-      return false
+    // `xml…` as the whole name or its prefix; compared byte by byte, as most names are not.
+    if base[name.start] == UInt8(ascii: "x"), name.start &+ 3 <= name.end,
+      base[name.start &+ 1] == UInt8(ascii: "m"), base[name.start &+ 2] == UInt8(ascii: "l")
+    {
+      let stem = name.hasPrefix ? name.colon : name.end
+      let isXMLNS =
+        stem == name.start &+ 5 && base[name.start &+ 3] == UInt8(ascii: "n")
+        && base[name.start &+ 4] == UInt8(ascii: "s")
+      if (name.hasPrefix && stem == name.start &+ 3) || isXMLNS { return false }
     }
+    guard attributeCount > 0 else { return true }
     let localStart = name.localStart
     let length = name.end &- localStart
     for index in 0..<attributeCount {
