@@ -62,6 +62,33 @@ import Testing
     #expect(outcome.items.map(\.id) == ["1", "2"])
   }
 
+  /// The UTF-8 is checked before yajl sees it (yajl's own check is off): text that is not
+  /// UTF-8 stops the parse after the items before it, with yajl's message, however the bytes
+  /// are chunked; a character cut between two chunks is no error, and junk after the closed
+  /// document is recovered from as before.
+  @Test func textThatIsNotUTF8StopsAfterTheItemsBeforeIt() {
+    let head = Array(#"{"version":"1.1","items":[{"id":"1","title":"日本"},{"id":"2","title":"a"#.utf8)
+    let broken = head + [0xC3, 0x28] + Array(#""},{"id":"3"}]}"#.utf8)
+    let surrogate = head + [0xED, 0xA0, 0x80] + Array(#""},{"id":"3"}]}"#.utf8)
+    for document in [broken, surrogate] {
+      for sizes in [[], Array(repeating: 1, count: document.count), [head.count + 1]] {
+        let outcome = parseDocument(document, chunkSizes: sizes)
+        #expect(outcome.items.map(\.id) == ["1"])
+        #expect(
+          outcome.result.failure
+            == FeedParseFailure(
+              kind: .xml, message: "invalid JSON: lexical error: invalid bytes in UTF8 string."))
+      }
+    }
+    let whole = Array(#"{"version":"1.1","items":[{"id":"1","title":"日本語"}]}"#.utf8)
+    let byteByByte = parseDocument(whole, chunkSizes: Array(repeating: 1, count: whole.count))
+    #expect(byteByByte.result.failure == nil)
+    #expect(byteByByte.items.map(\.title) == ["日本語"])
+    let trailing = parseDocument(whole + [0x0A, 0xFF, 0xFE])
+    #expect(trailing.result.failure == nil)
+    #expect(trailing.items.count == 1)
+  }
+
   @Test(arguments: [
     (#"{"title":"no version","items":[]}"#, FeedParseFailure.Kind.notAFeed),
     (#"[{"version":"1.1"}]"#, .notAFeed),

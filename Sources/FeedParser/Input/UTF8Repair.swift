@@ -99,6 +99,20 @@ struct UTF8Repair {
     return true
   }
 
+  /// How far `bytes` are well-formed UTF-8: the end of their whole sequences (U+FFFE and
+  /// U+FFFF included), and whether an ill-formed sequence starts there; if not, what follows
+  /// the end is the start of a sequence that the end of `bytes` cut off.
+  static func wellFormedPrefix(_ bytes: UnsafeRawBufferPointer) -> (end: Int, illFormed: Bool) {
+    var start = 0
+    while start < bytes.count {
+      let scan = scan(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+      guard let invalid = scan.invalidAt else { return (start + scan.validEnd, false) }
+      guard scan.isNoncharacter else { return (start + invalid, true) }
+      start += invalid + scan.invalidLength
+    }
+    return (bytes.count, false)
+  }
+
   private struct Scan {
     /// Bytes from the start that are whole valid sequences.
     var validEnd: Int

@@ -13,6 +13,8 @@ final class JSONFeedReader {
   private var leading: [UInt8] = []
   private var pastStart = false
   private var finished = false
+  /// The start of a UTF-8 sequence that the end of the last chunk cut off (at most 3 bytes).
+  private var cutSequence: [UInt8] = []
 
   init(
     documentURL: String?, limits: StreamingFeedParser.Limits,
@@ -28,7 +30,7 @@ final class JSONFeedReader {
   func parse(_ chunk: UnsafeRawBufferPointer) {
     guard !isStopped, chunk.count > 0 else { return }
     if pastStart {
-      parser?.push(chunk)
+      push(chunk)
       return
     }
     leading.append(contentsOf: chunk)
@@ -38,8 +40,41 @@ final class JSONFeedReader {
     let skip = leading.starts(with: mark) ? mark.count : 0
     let rest = Array(leading.dropFirst(skip))
     leading = []
-    rest.withUnsafeBytes { parser?.push($0) }
+    rest.withUnsafeBytes { push($0) }
   }
+
+  /// To yajl, the UTF-8 checked first (yajl's own check is off, see `YAJLPushParser`): the
+  /// well-formed bytes go on, a sequence cut off at the end waits for the next chunk, and an
+  /// ill-formed one stops the parse where yajl's check would have, after every value before
+  /// it, with yajl's message.
+  private func push(_ chunk: UnsafeRawBufferPointer) {
+    guard let parser else { return }
+    var chunk = chunk
+    if !cutSequence.isEmpty {
+      // Complete the cut sequence from the first bytes of this chunk.
+      let taken = min(3, chunk.count)
+      let joined = cutSequence + chunk.prefix(taken)
+      let (end, illFormed) = joined.withUnsafeBytes { UTF8Repair.wellFormedPrefix($0) }
+      guard !illFormed else { return parser.stop(syntaxError: Self.invalidUTF8) }
+      guard end > 0 else {
+        cutSequence = joined
+        return
+      }
+      joined.prefix(end).withUnsafeBytes { parser.push($0) }
+      chunk = UnsafeRawBufferPointer(rebasing: chunk[(end - cutSequence.count)...])
+      cutSequence = []
+    }
+    let (end, illFormed) = UTF8Repair.wellFormedPrefix(chunk)
+    parser.push(UnsafeRawBufferPointer(rebasing: chunk[..<end]))
+    if illFormed {
+      parser.stop(syntaxError: Self.invalidUTF8)
+    } else {
+      cutSequence = Array(chunk[end...])
+    }
+  }
+
+  /// yajl's words for it, as its own check said them.
+  private static let invalidUTF8 = "lexical error: invalid bytes in UTF8 string."
 
   func finish() -> FeedParseResult {
     defer { finished = true }
@@ -47,7 +82,12 @@ final class JSONFeedReader {
       pastStart = true
       let rest = leading
       leading = []
-      rest.withUnsafeBytes { parser?.push($0) }
+      rest.withUnsafeBytes { push($0) }
+    }
+    // A sequence the document's end cut off: yajl reads it as the broken text it is.
+    if !cutSequence.isEmpty {
+      cutSequence.withUnsafeBytes { parser?.push($0) }
+      cutSequence = []
     }
     guard let parser else {
       return FeedParseResult(
