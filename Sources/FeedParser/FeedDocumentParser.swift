@@ -72,9 +72,13 @@ public final class FeedDocumentParser {
     start(format)
   }
 
-  /// See `StreamingFeedParser.catchUp`; JSON and HTML hand everything over as they go.
+  /// See `StreamingFeedParser.catchUp`; HTML hands everything over as it goes.
   public func catchUp() {
-    if case .xml(let parser) = reader { parser.catchUp() }
+    switch reader {
+    case .xml(let parser): parser.catchUp()
+    case .json(let parser): parser.catchUp()
+    case .html, nil: break
+    }
   }
 
   /// Ends the document and says how it ended. Call once.
@@ -102,7 +106,10 @@ public final class FeedDocumentParser {
             documentURL: documentURL, declaredCharset: declaredCharset, limits: limits,
             preparesAhead: preparesAhead, onEvent: onEvent))
       case .json:
-        .json(JSONFeedReader(documentURL: documentURL, limits: limits, onEvent: onEvent))
+        .json(
+          JSONFeedReader(
+            documentURL: documentURL, limits: limits, preparesAhead: preparesAhead,
+            onEvent: onEvent))
       case .html:
         .html(HTMLHeadReader(documentURL: documentURL, declaredCharset: declaredCharset))
       }

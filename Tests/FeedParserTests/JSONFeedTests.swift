@@ -62,17 +62,22 @@ import Testing
     #expect(outcome.items.map(\.id) == ["1", "2"])
   }
 
-  /// The UTF-8 is checked before yajl sees it (yajl's own check is off): text that is not
-  /// UTF-8 stops the parse after the items before it, with yajl's message, however the bytes
-  /// are chunked; a character cut between two chunks is no error, and junk after the closed
-  /// document is recovered from as before.
+  /// The UTF-8 is checked before yajl sees it (yajl's own check is off), on the parse's
+  /// thread or a chunk ahead on its own (`preparesAhead`): text that is not UTF-8 stops the
+  /// parse after the items before it, with yajl's message, however the bytes are chunked; a
+  /// character cut between two chunks is no error, and junk after the closed document is
+  /// recovered from as before.
   @Test func textThatIsNotUTF8StopsAfterTheItemsBeforeIt() {
-    let head = Array(#"{"version":"1.1","items":[{"id":"1","title":"日本"},{"id":"2","title":"a"#.utf8)
+    let head = Array(
+      #"{"version":"1.1","items":[{"id":"1","title":"日本"},{"id":"2","title":"a"#.utf8)
     let broken = head + [0xC3, 0x28] + Array(#""},{"id":"3"}]}"#.utf8)
     let surrogate = head + [0xED, 0xA0, 0x80] + Array(#""},{"id":"3"}]}"#.utf8)
     for document in [broken, surrogate] {
-      for sizes in [[], Array(repeating: 1, count: document.count), [head.count + 1]] {
-        let outcome = parseDocument(document, chunkSizes: sizes)
+      for (sizes, ahead) in [
+        ([], false), (Array(repeating: 1, count: document.count), false), ([head.count + 1], false),
+        (Array(repeating: 1, count: document.count), true), ([head.count + 1], true),
+      ] {
+        let outcome = parseDocument(document, chunkSizes: sizes, preparesAhead: ahead)
         #expect(outcome.items.map(\.id) == ["1"])
         #expect(
           outcome.result.failure
@@ -84,9 +89,28 @@ import Testing
     let byteByByte = parseDocument(whole, chunkSizes: Array(repeating: 1, count: whole.count))
     #expect(byteByByte.result.failure == nil)
     #expect(byteByByte.items.map(\.title) == ["日本語"])
+    let aheadByteByByte = parseDocument(
+      whole, chunkSizes: Array(repeating: 1, count: whole.count), preparesAhead: true)
+    #expect(aheadByteByByte == byteByByte)
     let trailing = parseDocument(whole + [0x0A, 0xFF, 0xFE])
     #expect(trailing.result.failure == nil)
     #expect(trailing.items.count == 1)
+  }
+
+  /// Checking the UTF-8 a chunk ahead changes nothing but when events come: every JSON
+  /// fixture gives the same events and result, whole and in small chunks.
+  @Test func everyJSONFixtureReadsTheSameWithTheCheckAhead() throws {
+    let directory = RepositoryPaths.fixtures.appendingPathComponent("json")
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasSuffix(".json") }.sorted()
+    #expect(names.count >= 8)
+    for name in names {
+      let bytes = try fixture("json/" + name)
+      let sizes = (0..<bytes.count).map { 1 + $0 % 97 }
+      let expected = parseDocument(bytes)
+      #expect(parseDocument(bytes, preparesAhead: true) == expected, "\(name)")
+      #expect(parseDocument(bytes, chunkSizes: sizes, preparesAhead: true) == expected, "\(name)")
+    }
   }
 
   @Test(arguments: [

@@ -101,14 +101,14 @@ final class JSONFeedBuilder: JSONEventHandler {
   }
 
   private func finishItem() -> Bool {
-    let finished = item.item(index: itemIndex)
+    let finished = item.takeItem(index: itemIndex)
     itemIndex += 1
     guard version != nil else {
       itemsWaitingForVersion.append(finished)
       return true
     }
     sendChannel()
-    emit(.item(finished))
+    emit(.item(consume finished))
     return true
   }
 

@@ -13,13 +13,17 @@ final class JSONFeedReader {
   private var leading: [UInt8] = []
   private var pastStart = false
   private var finished = false
-  /// The start of a UTF-8 sequence that the end of the last chunk cut off (at most 3 bytes).
-  private var cutSequence: [UInt8] = []
+  /// The UTF-8 check, on the caller's thread, or a chunk ahead on a queue of its own.
+  private var utf8 = UTF8StreamCheck()
+  private let ahead: UTF8CheckAhead?
 
+  /// `preparesAhead`: check the UTF-8 of each chunk on a thread of its own while yajl parses
+  /// the one before (events then come a chunk later), as `StreamingFeedParser` does for XML.
   init(
-    documentURL: String?, limits: StreamingFeedParser.Limits,
+    documentURL: String?, limits: StreamingFeedParser.Limits, preparesAhead: Bool = false,
     onEvent: @escaping (FeedEvent) -> Void
   ) {
+    ahead = preparesAhead ? UTF8CheckAhead() : nil
     builder = JSONFeedBuilder(documentURL: documentURL, maxDepth: limits.maxDepth, emit: onEvent)
     parser = YAJLPushParser(handler: builder)
   }
@@ -48,29 +52,25 @@ final class JSONFeedReader {
   /// ill-formed one stops the parse where yajl's check would have, after every value before
   /// it, with yajl's message.
   private func push(_ chunk: UnsafeRawBufferPointer) {
-    guard let parser else { return }
-    var chunk = chunk
-    if !cutSequence.isEmpty {
-      // Complete the cut sequence from the first bytes of this chunk.
-      let taken = min(3, chunk.count)
-      let joined = cutSequence + chunk.prefix(taken)
-      let (end, illFormed) = joined.withUnsafeBytes { UTF8Repair.wellFormedPrefix($0) }
-      guard !illFormed else { return parser.stop(syntaxError: Self.invalidUTF8) }
-      guard end > 0 else {
-        cutSequence = joined
-        return
-      }
-      joined.prefix(end).withUnsafeBytes { parser.push($0) }
-      chunk = UnsafeRawBufferPointer(rebasing: chunk[(end - cutSequence.count)...])
-      cutSequence = []
-    }
-    let (end, illFormed) = UTF8Repair.wellFormedPrefix(chunk)
-    parser.push(UnsafeRawBufferPointer(rebasing: chunk[..<end]))
-    if illFormed {
-      parser.stop(syntaxError: Self.invalidUTF8)
+    if let ahead {
+      ahead.submit(chunk) { deliver($0, $1, $2) }
     } else {
-      cutSequence = Array(chunk[end...])
+      let verdict = utf8.check(chunk)
+      deliver(
+        verdict.head, UnsafeRawBufferPointer(rebasing: chunk[verdict.body]), verdict.illFormed)
     }
+  }
+
+  private func deliver(_ head: [UInt8], _ body: UnsafeRawBufferPointer, _ illFormed: Bool) {
+    guard let parser else { return }
+    if !head.isEmpty { head.withUnsafeBytes { parser.push($0) } }
+    parser.push(body)
+    if illFormed { parser.stop(syntaxError: Self.invalidUTF8) }
+  }
+
+  /// Hands over what the chunks given so far complete (with `preparesAhead`).
+  func catchUp() {
+    ahead?.catchUp { deliver($0, $1, $2) }
   }
 
   /// yajl's words for it, as its own check said them.
@@ -85,10 +85,8 @@ final class JSONFeedReader {
       rest.withUnsafeBytes { push($0) }
     }
     // A sequence the document's end cut off: yajl reads it as the broken text it is.
-    if !cutSequence.isEmpty {
-      cutSequence.withUnsafeBytes { parser?.push($0) }
-      cutSequence = []
-    }
+    let cut = ahead?.finish { deliver($0, $1, $2) } ?? utf8.finish()
+    if !cut.isEmpty { cut.withUnsafeBytes { parser?.push($0) } }
     guard let parser else {
       return FeedParseResult(
         wellformed: false, encoding: "utf-8",
