@@ -271,13 +271,7 @@ public final class StreamingFeedParser {
 
   /// Plain character data to the builder, decoded, as libxml2 would hand it over.
   private func handOverText(_ text: UnsafeRawBufferPointer) {
-    if memchr(text.baseAddress!, Int32(UInt8(ascii: "&")), text.count) == nil {
-      builder.characters(text.assumingMemoryBound(to: UInt8.self))
-    } else {
-      decodedText.removeAll(keepingCapacity: true)
-      PlainCharacterData.decode(text, into: &decodedText)
-      decodedText.withUnsafeBufferPointer { builder.characters($0) }
-    }
+    PlainCharacterData.withText(of: text, scratch: &decodedText) { builder.characters($0) }
   }
 
   private func gateAndPush(_ bytes: UnsafeRawBufferPointer) {

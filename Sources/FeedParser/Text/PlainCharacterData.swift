@@ -63,6 +63,24 @@ enum PlainCharacterData {
     output.append(contentsOf: UnsafeBufferPointer(start: typed + start, count: bytes.count - start))
   }
 
+  /// Hands `body` the text of a plain run: its own bytes when it holds no reference, else its
+  /// decoding, written into `scratch` (kept by the caller from run to run).
+  static func withText(
+    of bytes: UnsafeRawBufferPointer, scratch: inout [UInt8],
+    _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    guard let base = bytes.baseAddress else {
+      return body(UnsafeBufferPointer(start: nil, count: 0))
+    }
+    if memchr(base, Int32(UInt8(ascii: "&")), bytes.count) == nil {
+      body(bytes.assumingMemoryBound(to: UInt8.self))
+    } else {
+      scratch.removeAll(keepingCapacity: true)
+      decode(bytes, into: &scratch)
+      scratch.withUnsafeBufferPointer(body)
+    }
+  }
+
   /// `value`, a Unicode scalar, as UTF-8.
   @inline(__always)
   private static func appendUTF8(_ value: UInt32, to output: inout [UInt8]) {

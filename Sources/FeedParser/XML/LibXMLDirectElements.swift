@@ -61,13 +61,7 @@ extension LibXMLPushParser {
     guard !hasHalted, !builder.isStopped else { return true }
     if scanner.textEnd > scanner.textStart {
       let text = UnsafeRawBufferPointer(rebasing: bytes[scanner.textStart..<scanner.textEnd])
-      if memchr(text.baseAddress!, Int32(UInt8(ascii: "&")), text.count) == nil {
-        builder.characters(text.assumingMemoryBound(to: UInt8.self))
-      } else {
-        decodedText.removeAll(keepingCapacity: true)
-        PlainCharacterData.decode(text, into: &decodedText)
-        decodedText.withUnsafeBufferPointer { builder.characters($0) }
-      }
+      PlainCharacterData.withText(of: text, scratch: &decodedText) { builder.characters($0) }
       guard !hasHalted, !builder.isStopped else { return true }
     }
     builder.endElement()
