@@ -42,7 +42,8 @@ public final class StreamingFeedParser {
   @exclusivity(unchecked) private var decodedText: [UInt8] = []
   /// Reads the markup that may bypass libxml2 (`routeMarkup`).
   private let markupScanner = SimpleMarkupScanner()
-  /// Elements the builder got without libxml2, for tests that must know the hand-over ran.
+  /// Elements (children included) the builder got without libxml2, for tests that must know
+  /// the hand-over ran.
   private(set) var elementsHandedOver = 0
   private var byteCount = 0
   private var firstSignificantByte: UInt8?
@@ -244,7 +245,7 @@ public final class StreamingFeedParser {
         if parser.handOver(
           markupScanner, in: bytes, from: offset, to: end, decodedText: &decodedText)
         {
-          elementsHandedOver &+= 1
+          elementsHandedOver &+= markupScanner.partCount
         } else {
           push(from: offset, to: end)
         }

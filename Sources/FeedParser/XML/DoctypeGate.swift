@@ -26,6 +26,8 @@ struct DoctypeGate {
   private let limit: Int
   /// A prolog comment with `--` inside, or a comment or PI cut off by the document's end.
   private(set) var sawMalformedMarkup = false
+  /// The gate opened at the start of the root element (not at the end of a DOCTYPE).
+  private var openedAtRoot = false
 
   init(limit: Int = 1 << 20) { self.limit = limit }
 
@@ -51,9 +53,12 @@ struct DoctypeGate {
     }
   }
 
-  /// Like `process`, but stops at the byte where the gate opens: hands `body` what it held
-  /// (the prolog's DOCTYPE and the root's first bytes) and returns how many bytes of `input` it
-  /// took, so that the caller can look at the rest itself.
+  /// Like `process`, but when the gate opens at the root element's first bytes it stops there:
+  /// hands `body` what it held and returns how many bytes of `input` it took, so that the
+  /// caller can look at the rest itself. Opened by the end of a DOCTYPE, it lets the rest of
+  /// `input` through with the declaration, in one piece, as `process` does: libxml2 2.9.14
+  /// reads junk after a DOCTYPE differently when the two come in separate pushes (a fuzzer
+  /// find).
   mutating func processUntilOpen(
     _ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
   ) -> Int {
@@ -62,6 +67,10 @@ struct DoctypeGate {
     while index < input.count, !isOpen {
       step(input[index])
       index += 1
+    }
+    if isOpen && !openedAtRoot {
+      held.append(contentsOf: input[index...])
+      index = input.count
     }
     if isOpen || held.count > limit { open(body) }
     return index
@@ -117,6 +126,7 @@ struct DoctypeGate {
         held.append(UInt8(ascii: "<"))
         held.append(contentsOf: seen)
         state = .open
+        openedAtRoot = true
       }
     case .skipping(var body):
       let ended = body.step(byte)

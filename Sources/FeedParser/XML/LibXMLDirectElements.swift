@@ -4,38 +4,50 @@ import CLibXML2
   import Glibc
 #endif
 
-/// Elements that libxml2 is spared: `SimpleMarkupScanner` reads a childless element, and the
-/// builder gets the same three events libxml2 would have sent (start with interned names and
-/// resolved namespaces, the decoded text, end), while libxml2, waiting in element content,
-/// never sees its bytes. Part of the door to libxml2: the names are interned in libxml2's
-/// dictionary (the builder's route cache is keyed by those addresses) and prefixes resolved
-/// against libxml2's own namespace table.
+/// Elements that libxml2 is spared: `SimpleMarkupScanner` reads a childless element, or one
+/// whose children are all childless, and the builder gets the events libxml2 would have sent
+/// (each start with interned names and resolved namespaces, the decoded text, each end), while
+/// libxml2, waiting in element content, never sees the bytes. Part of the door to libxml2: the
+/// names are interned in libxml2's dictionary (the builder's route cache is keyed by those
+/// addresses) and prefixes resolved against libxml2's own namespace table.
 extension LibXMLPushParser {
+  /// An element's names as libxml2 would pass them.
+  struct ResolvedName {
+    var localname: UnsafePointer<xmlChar>?
+    var prefix: UnsafePointer<xmlChar>?
+    var uri: UnsafePointer<xmlChar>?
+  }
+
   /// Hands `scanner`'s element (`bytes[start..<end]`) to the builder (the caller counts its
-  /// lines for libxml2, `skipped`); false, having done nothing, when libxml2 must read it after all: a prefix not declared (an error libxml2
-  /// reports), attributes a DTD gives defaults or types to, or nesting near libxml2's limit.
+  /// lines for libxml2, `skipped`); false, having done nothing, when libxml2 must read it after
+  /// all: a prefix not declared (an error libxml2 reports), attributes a DTD gives defaults or
+  /// types to, or nesting near libxml2's limit. Every name is resolved before the first event.
   func handOver(
     _ scanner: SimpleMarkupScanner, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int,
     decodedText: inout [UInt8]
   ) -> Bool {
     let context = self.context
     guard context.pointee.attsDefault == nil, context.pointee.attsSpecial == nil,
-      context.pointee.nameNr < 250, let dict = context.pointee.dict
+      context.pointee.nameNr < 248, let dict = context.pointee.dict
     else { return false }
     let base = bytes.baseAddress!.assumingMemoryBound(to: xmlChar.self)
     let names = internedNames
     func intern(_ from: Int, _ to: Int) -> UnsafePointer<xmlChar>? {
       names.intern(base + from, count: to &- from, in: dict)
     }
-    let name = scanner.name
-    let prefix = name.hasPrefix ? intern(name.start, name.colon) : nil
-    if name.hasPrefix, prefix == nil { return false }
-    guard let localname = intern(name.localStart, name.end) else { return false }
-    let uri = namespace(of: prefix)
-    if prefix != nil, uri == nil { return false }
-    let attributeCount = scanner.attributeCount
-    let slots = attributeSlots.reserve(attributeCount * 5)
-    for index in 0..<attributeCount {
+    let partCount = scanner.partCount
+    let resolved = resolvedNames.reserve(partCount)
+    let slots = attributeSlots.reserve(scanner.attributeCount * 5)
+    for index in 0..<partCount {
+      let name = scanner.parts[index].name
+      let prefix = name.hasPrefix ? intern(name.start, name.colon) : nil
+      if name.hasPrefix, prefix == nil { return false }
+      guard let localname = intern(name.localStart, name.end) else { return false }
+      let uri = namespace(of: prefix)
+      if prefix != nil, uri == nil { return false }
+      resolved[index] = ResolvedName(localname: localname, prefix: prefix, uri: uri)
+    }
+    for index in 0..<scanner.attributeCount {
       let attribute = scanner.attributes[index]
       let attributeName = attribute.name
       var attributePrefix: UnsafePointer<xmlChar>?
@@ -53,17 +65,59 @@ extension LibXMLPushParser {
       slot[3] = UnsafePointer(base + attribute.valueStart)
       slot[4] = UnsafePointer(base + attribute.valueEnd)
     }
-    builder.startElement(
-      localname: localname, prefix: prefix, uri: uri,
-      namespaces: UnsafeBufferPointer(start: nil, count: 0),
-      attributes: XMLAttributes(
-        base: attributeCount == 0 ? nil : slots, count: attributeCount, context: context))
-    guard !hasHalted, !builder.isStopped else { return true }
-    if scanner.textEnd > scanner.textStart {
-      let text = UnsafeRawBufferPointer(rebasing: bytes[scanner.textStart..<scanner.textEnd])
-      PlainCharacterData.withText(of: text, scratch: &decodedText) { builder.characters($0) }
+    // The events, in libxml2's order; none after the builder stops the parse. A childless
+    // element (most) first, without the helpers below.
+    if partCount == 1 {
+      let part = scanner.parts[0]
+      let name = resolved[0]
+      builder.startElement(
+        localname: name.localname!, prefix: name.prefix, uri: name.uri,
+        namespaces: UnsafeBufferPointer(start: nil, count: 0),
+        attributes: XMLAttributes(
+          base: part.attributesEnd == 0 ? nil : slots, count: part.attributesEnd,
+          context: context))
       guard !hasHalted, !builder.isStopped else { return true }
+      if part.textEnd > part.textStart {
+        let text = UnsafeRawBufferPointer(rebasing: bytes[part.textStart..<part.textEnd])
+        PlainCharacterData.withText(of: text, scratch: &decodedText) { builder.characters($0) }
+        guard !hasHalted, !builder.isStopped else { return true }
+      }
+      builder.endElement()
+      return true
     }
+    var running: Bool { !hasHalted && !builder.isStopped }
+    func startPart(_ index: Int) {
+      let part = scanner.parts[index]
+      let name = resolved[index]
+      let count = part.attributesEnd - part.attributesStart
+      builder.startElement(
+        localname: name.localname!, prefix: name.prefix, uri: name.uri,
+        namespaces: UnsafeBufferPointer(start: nil, count: 0),
+        attributes: XMLAttributes(
+          base: count == 0 ? nil : slots + part.attributesStart * 5, count: count,
+          context: context))
+    }
+    func text(_ from: Int, _ to: Int) {
+      guard to > from else { return }
+      PlainCharacterData.withText(
+        of: UnsafeRawBufferPointer(rebasing: bytes[from..<to]), scratch: &decodedText
+      ) { builder.characters($0) }
+    }
+    startPart(0)
+    guard running else { return true }
+    for child in 1..<partCount {
+      let part = scanner.parts[child]
+      text(part.gapStart, part.gapEnd)
+      guard running else { return true }
+      startPart(child)
+      guard running else { return true }
+      text(part.textStart, part.textEnd)
+      guard running else { return true }
+      builder.endElement()
+      guard running else { return true }
+    }
+    text(scanner.gapStart, scanner.gapEnd)
+    guard running else { return true }
     builder.endElement()
     return true
   }
@@ -86,24 +140,28 @@ extension LibXMLPushParser {
   }
 }
 
-/// libxml2's attribute array for an element handed over (five pointers an attribute), kept from
-/// element to element.
-final class AttributeSlots {
-  private var slots: UnsafeMutablePointer<UnsafePointer<xmlChar>?>
-  private var capacity = 80
+/// Memory kept from element to element for what a hand-over builds: libxml2's attribute array
+/// (five pointers an attribute), the resolved names.
+final class ReusableBuffer<Element> {
+  private var storage: UnsafeMutablePointer<Element>
+  private var capacity: Int
 
-  init() { slots = .allocate(capacity: capacity) }
+  init(capacity: Int) {
+    self.capacity = capacity
+    storage = .allocate(capacity: capacity)
+  }
 
-  deinit { slots.deallocate() }
+  deinit { storage.deallocate() }
 
-  /// Room for `count` pointers; what was there before is not kept.
-  func reserve(_ count: Int) -> UnsafeMutablePointer<UnsafePointer<xmlChar>?> {
+  /// Room for `count` elements, to be written before they are read; what was there before is
+  /// not kept.
+  func reserve(_ count: Int) -> UnsafeMutablePointer<Element> {
     if count > capacity {
-      slots.deallocate()
+      storage.deallocate()
       capacity = count
-      slots = .allocate(capacity: capacity)
+      storage = .allocate(capacity: capacity)
     }
-    return slots
+    return storage
   }
 }
 

@@ -35,8 +35,11 @@ final class LibXMLPushParser {
   /// Where the SAX events go, also those of the elements handed over without libxml2.
   let builder: FeedDocumentBuilder
   private var handler = xmlSAXHandler()
-  /// The attribute array of the elements handed over without libxml2 (`handOver`).
-  let attributeSlots = AttributeSlots()
+  /// The attribute array and the names of the elements handed over without libxml2
+  /// (`handOver`).
+  let attributeSlots = ReusableBuffer<UnsafePointer<xmlChar>?>(capacity: 80)
+  let resolvedNames = ReusableBuffer<ResolvedName>(
+    capacity: SimpleMarkupScanner.maximumChildren + 1)
   /// Names of the elements handed over, as the dictionary of this context interned them.
   let internedNames = InternedNames()
 

@@ -6,7 +6,9 @@ import FeedPullSupport
 
 /// Reads markup that libxml2 would turn into events without judging anything but the bytes in
 /// front of it: an element with no child elements (`<itunes:episode>12</itunes:episode>`,
-/// `<podcast:transcript url="…" type="text/vtt"/>`) and the plain text between tags. A podcast
+/// `<podcast:transcript url="…" type="text/vtt"/>`), an element whose children are all such
+/// elements (`<author><name>…</name><email>…</email></author>`), and the plain text between
+/// tags. A podcast
 /// item is some forty such elements; libxml2 spends about two thousand instructions on each
 /// (names interned, attributes parsed and normalised, the push parser looking ahead for `>`),
 /// several times what reading them here costs. `StreamingFeedParser` hands what this accepts
@@ -35,10 +37,22 @@ final class SimpleMarkupScanner {
     var valueEnd: Int
   }
 
+  /// An element read: its name, its attributes (`attributes[attributesStart..<attributesEnd]`),
+  /// its text (for a childless one), and for a child the text before it in its parent.
+  struct Part {
+    var name = Name()
+    var attributesStart = 0
+    var attributesEnd = 0
+    var textStart = 0
+    var textEnd = 0
+    var gapStart = 0
+    var gapEnd = 0
+  }
+
   /// What starts at the position read.
   enum Step: Equatable {
-    /// A whole element with no child element, ending before `end`; its parts are in `name`,
-    /// `attributes` and `textStart..<textEnd`.
+    /// A whole element, ending before `end`: `parts[0]`, and its children, if any, in
+    /// `parts[1..<partCount]`, with the text after the last child at `gapStart..<gapEnd`.
     case element(end: Int)
     /// Plain character data up to `end`, where a tag starts.
     case text(end: Int)
@@ -50,18 +64,38 @@ final class SimpleMarkupScanner {
     case rest
   }
 
-  private(set) var name = Name()
-  /// The element's text, between its start and end tags; empty for `<a/>` and `<a></a>`.
-  private(set) var textStart = 0
-  private(set) var textEnd = 0
-  /// The element's attributes, in a buffer kept from element to element.
-  private(set) var attributes: UnsafeMutablePointer<Attribute>
-  private(set) var attributeCount = 0
-  private var attributeCapacity = 16
+  // Its stored properties are touched only by the parse's one thread, never with overlapping
+  // accesses: unchecked, as the dynamic checks cost more than reading a small element.
 
-  init() { attributes = .allocate(capacity: attributeCapacity) }
+  /// The element and its children, in a buffer kept from element to element.
+  let parts: UnsafeMutablePointer<Part>
+  @exclusivity(unchecked) private(set) var partCount = 0
+  /// The text between the last child and the element's end tag.
+  @exclusivity(unchecked) private(set) var gapStart = 0
+  @exclusivity(unchecked) private(set) var gapEnd = 0
+  /// Children beyond this many leave the element to libxml2, and so keep `parts` small.
+  static let maximumChildren = 32
+  /// Names of elements that turned out not to be simple parents (an RSS `item`, with its
+  /// CDATA and long text): their children are not read twice, once as children and again one
+  /// by one. A guess kept per name (a direct-mapped table of name keys); a wrong one costs time.
+  private let notParents: UnsafeMutablePointer<UInt64>
+  /// The attributes of every part, in a buffer kept from element to element.
+  @exclusivity(unchecked) private(set) var attributes: UnsafeMutablePointer<Attribute>
+  @exclusivity(unchecked) private(set) var attributeCount = 0
+  @exclusivity(unchecked) private var attributeCapacity = 16
 
-  deinit { attributes.deallocate() }
+  init() {
+    attributes = .allocate(capacity: attributeCapacity)
+    parts = .allocate(capacity: Self.maximumChildren + 1)
+    notParents = .allocate(capacity: 64)
+    notParents.initialize(repeating: 0, count: 64)
+  }
+
+  deinit {
+    attributes.deallocate()
+    parts.deallocate()
+    notParents.deallocate()
+  }
 
   /// Reads what starts at `start` (`start < bytes.count`).
   func step(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Step {
@@ -89,76 +123,167 @@ final class SimpleMarkupScanner {
     }
   }
 
-  /// An element from its `<`; its start tag, or the rest, when it is not simple.
+  /// The result of reading a start tag into a part.
+  private enum StartTag {
+    case open(end: Int)
+    case closed(end: Int)
+    case notSimple
+    case cutOff
+  }
+
+  /// An element from its `<`: a childless one, one whose children are all childless, or its
+  /// start tag (or the rest) for libxml2.
   private func element(_ base: UnsafePointer<UInt8>, _ count: Int, at start: Int) -> Step {
     var notSimple: Step {
       Self.tagEnd(base, count, from: start).map { .construct(end: $0) } ?? .rest
     }
-    var position = start &+ 1
-    guard let elementName = Self.name(base, count, at: &position) else { return notSimple }
-    name = elementName
     attributeCount = 0
-    // The start tag's attributes, up to `>` or `/>`.
+    partCount = 1
+    let startTagEnd: Int
+    switch startTag(base, count, at: start, into: 0) {
+    case .closed(let end):
+      parts[0].textStart = end
+      parts[0].textEnd = end
+      gapStart = end
+      gapEnd = end
+      return .element(end: end)
+    case .open(let end): startTagEnd = end
+    case .notSimple: return notSimple
+    case .cutOff: return .rest
+    }
+    // The content: plain text and childless children, then the matching end tag.
+    var position = startTagEnd
+    var notSimpleParent: Step {
+      if partCount > 1 {
+        let key = Self.key(base, parts[0].name)
+        notParents[Int(truncatingIfNeeded: key &>> 58)] = key
+      }
+      return .construct(end: startTagEnd)
+    }
+    var isKnownNotParent: Bool {
+      let key = Self.key(base, parts[0].name)
+      return notParents[Int(truncatingIfNeeded: key &>> 58)] == key
+    }
+    while true {
+      guard let tag = memchr(base + position, Int32(UInt8(ascii: "<")), count &- position) else {
+        return .rest
+      }
+      let tagStart = UnsafeRawPointer(tag) - UnsafeRawPointer(base)
+      guard tagStart &+ 1 < count else { return .rest }
+      guard Self.isPlainText(base, from: position, to: tagStart) else { return notSimpleParent }
+      if base[tagStart &+ 1] == UInt8(ascii: "/") {
+        guard let end = endTag(base, count, at: tagStart, of: parts[0].name) else {
+          return tagStart &+ 2 &+ (parts[0].name.end &- parts[0].name.start) >= count
+            ? .rest : .construct(end: startTagEnd)
+        }
+        if partCount == 1 {
+          parts[0].textStart = startTagEnd
+          parts[0].textEnd = tagStart
+        }
+        gapStart = position
+        gapEnd = tagStart
+        return .element(end: end)
+      }
+      // A child: childless, or the element is libxml2's.
+      guard partCount <= Self.maximumChildren, partCount > 1 || !isKnownNotParent else {
+        return .construct(end: startTagEnd)
+      }
+      let child = partCount
+      partCount &+= 1
+      parts[child].gapStart = position
+      parts[child].gapEnd = tagStart
+      switch startTag(base, count, at: tagStart, into: child) {
+      case .closed(let end):
+        parts[child].textStart = end
+        parts[child].textEnd = end
+        position = end
+      case .open(let childTagEnd):
+        guard
+          let textEnd = memchr(
+            base + childTagEnd, Int32(UInt8(ascii: "<")), count &- childTagEnd)
+        else { return .rest }
+        let childTextEnd = UnsafeRawPointer(textEnd) - UnsafeRawPointer(base)
+        guard Self.isPlainText(base, from: childTagEnd, to: childTextEnd),
+          let end = endTag(base, count, at: childTextEnd, of: parts[child].name)
+        else { return notSimpleParent }
+        parts[child].textStart = childTagEnd
+        parts[child].textEnd = childTextEnd
+        position = end
+      case .notSimple: return notSimpleParent
+      case .cutOff: return .rest
+      }
+    }
+  }
+
+  /// A name's key for `notParents`: its length and first eight bytes, and its last byte.
+  private static func key(_ base: UnsafePointer<UInt8>, _ name: Name) -> UInt64 {
+    let length = name.end &- name.start
+    var head: UInt64 = 0
+    withUnsafeMutableBytes(of: &head) {
+      $0.baseAddress!.copyMemory(from: base + name.start, byteCount: min(length, 8))
+    }
+    let mixed = head ^ UInt64(base[name.end &- 1]) &<< 56 ^ UInt64(length) &<< 48
+    return (mixed &* 0x9E37_79B9_7F4A_7C15) | 1
+  }
+
+  /// Reads the start tag at `start` (its `<`) into `parts[part]`: its name and attributes.
+  @inline(__always)
+  private func startTag(
+    _ base: UnsafePointer<UInt8>, _ count: Int, at start: Int, into part: Int
+  ) -> StartTag {
+    var position = start &+ 1
+    guard let elementName = Self.name(base, count, at: &position) else { return .notSimple }
+    parts[part].name = elementName
+    parts[part].attributesStart = attributeCount
+    defer { parts[part].attributesEnd = attributeCount }
     while true {
       let spaced = Self.skipSpace(base, count, at: &position)
-      guard position < count else { return .rest }
+      guard position < count else { return .cutOff }
       let byte = base[position]
-      if byte == UInt8(ascii: ">") {
-        position &+= 1
-        break
-      }
+      if byte == UInt8(ascii: ">") { return .open(end: position &+ 1) }
       if byte == UInt8(ascii: "/") {
-        guard position &+ 1 < count else { return .rest }
-        guard base[position &+ 1] == UInt8(ascii: ">") else { return notSimple }
-        textStart = position &+ 2
-        textEnd = textStart
-        return .element(end: position &+ 2)
+        guard position &+ 1 < count else { return .cutOff }
+        guard base[position &+ 1] == UInt8(ascii: ">") else { return .notSimple }
+        return .closed(end: position &+ 2)
       }
       guard spaced, let attributeName = Self.name(base, count, at: &position) else {
-        return notSimple
+        return .notSimple
       }
       _ = Self.skipSpace(base, count, at: &position)
-      guard position < count else { return .rest }
-      guard base[position] == UInt8(ascii: "=") else { return notSimple }
+      guard position < count else { return .cutOff }
+      guard base[position] == UInt8(ascii: "=") else { return .notSimple }
       position &+= 1
       _ = Self.skipSpace(base, count, at: &position)
-      guard position < count else { return .rest }
+      guard position < count else { return .cutOff }
       let quote = base[position]
-      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return notSimple }
+      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return .notSimple }
       let valueStart = position &+ 1
       guard let close = memchr(base + valueStart, Int32(quote), count &- valueStart) else {
-        return .rest
+        return .cutOff
       }
       let valueEnd = UnsafeRawPointer(close) - UnsafeRawPointer(base)
       guard Self.isPlainValue(base, from: valueStart, to: valueEnd),
-        isNewAttribute(base, attributeName)
-      else { return notSimple }
+        isNewAttribute(base, attributeName, since: parts[part].attributesStart)
+      else { return .notSimple }
       append(Attribute(name: attributeName, valueStart: valueStart, valueEnd: valueEnd))
       position = valueEnd &+ 1
     }
-    // The content: plain text, then the matching end tag.
-    let startTagEnd = position
-    guard let tag = memchr(base + position, Int32(UInt8(ascii: "<")), count &- position) else {
-      return .rest
-    }
-    let tagStart = UnsafeRawPointer(tag) - UnsafeRawPointer(base)
-    guard tagStart &+ 1 < count else { return .rest }
-    guard base[tagStart &+ 1] == UInt8(ascii: "/"),
-      Self.isPlainText(base, from: position, to: tagStart)
-    else { return .construct(end: startTagEnd) }
+  }
+
+  /// Past the end tag at `start` (its `<`) when it closes `name`; nil otherwise, or when the
+  /// piece cuts it off.
+  private func endTag(_ base: UnsafePointer<UInt8>, _ count: Int, at start: Int, of name: Name)
+    -> Int?
+  {
     let nameLength = name.end &- name.start
-    position = tagStart &+ 2
-    guard position &+ nameLength < count else { return .rest }
-    guard memcmp(base + position, base + name.start, nameLength) == 0 else {
-      return .construct(end: startTagEnd)
-    }
+    var position = start &+ 2
+    guard position &+ nameLength < count, base[start &+ 1] == UInt8(ascii: "/"),
+      memcmp(base + position, base + name.start, nameLength) == 0
+    else { return nil }
     position &+= nameLength
     _ = Self.skipSpace(base, count, at: &position)
-    guard position < count else { return .rest }
-    guard base[position] == UInt8(ascii: ">") else { return .construct(end: startTagEnd) }
-    textStart = startTagEnd
-    textEnd = tagStart
-    return .element(end: position &+ 1)
+    guard position < count, base[position] == UInt8(ascii: ">") else { return nil }
+    return position &+ 1
   }
 
   private func append(_ attribute: Attribute) {
@@ -175,7 +300,9 @@ final class SimpleMarkupScanner {
 
   /// Not `xmlns`, `xmlns:…` or `xml:…` (they change what libxml2 knows of the scope), and no
   /// local name given before (a repeated attribute is libxml2's error to report).
-  private func isNewAttribute(_ base: UnsafePointer<UInt8>, _ name: Name) -> Bool {
+  private func isNewAttribute(_ base: UnsafePointer<UInt8>, _ name: Name, since first: Int)
+    -> Bool
+  {
     // `xml…` as the whole name or its prefix; compared byte by byte, as most names are not.
     if base[name.start] == UInt8(ascii: "x"), name.start &+ 3 <= name.end,
       base[name.start &+ 1] == UInt8(ascii: "m"), base[name.start &+ 2] == UInt8(ascii: "l")
@@ -186,10 +313,10 @@ final class SimpleMarkupScanner {
         && base[name.start &+ 4] == UInt8(ascii: "s")
       if (name.hasPrefix && stem == name.start &+ 3) || isXMLNS { return false }
     }
-    guard attributeCount > 0 else { return true }
+    guard attributeCount > first else { return true }
     let localStart = name.localStart
     let length = name.end &- localStart
-    for index in 0..<attributeCount {
+    for index in first..<attributeCount {
       let other = attributes[index].name
       let otherStart = other.localStart
       if other.end &- otherStart == length,
