@@ -89,14 +89,7 @@ struct UTF8Repair {
   /// very end included. U+FFFE and U+FFFF count as valid here: the question is which encoding
   /// the bytes are in, not whether they are XML characters (the repair still replaces them).
   static func isValidEncoding(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    var start = 0
-    while start < bytes.count {
-      let scan = scan(UnsafeRawBufferPointer(rebasing: bytes[start...]))
-      guard let invalid = scan.invalidAt else { return true }
-      guard scan.isNoncharacter else { return false }
-      start += invalid + scan.invalidLength
-    }
-    return true
+    !wellFormedPrefix(bytes).illFormed
   }
 
   /// How far `bytes` are well-formed UTF-8: the end of their whole sequences (U+FFFE and

@@ -40,11 +40,7 @@ struct DoctypeGate {
       body(input)
       return
     }
-    var index = 0
-    while index < input.count, !isOpen {
-      step(input[index])
-      index += 1
-    }
+    let index = stepUntilOpen(input)
     if isOpen {
       held.append(contentsOf: input[index...])
     }
@@ -63,16 +59,22 @@ struct DoctypeGate {
     _ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
   ) -> Int {
     if case .open = state { return 0 }
-    var index = 0
-    while index < input.count, !isOpen {
-      step(input[index])
-      index += 1
-    }
+    var index = stepUntilOpen(input)
     if isOpen && !openedAtRoot {
       held.append(contentsOf: input[index...])
       index = input.count
     }
     if isOpen || held.count > limit { open(body) }
+    return index
+  }
+
+  /// Reads bytes until the gate opens or `input` ends; returns how many it read.
+  private mutating func stepUntilOpen(_ input: UnsafeRawBufferPointer) -> Int {
+    var index = 0
+    while index < input.count, !isOpen {
+      step(input[index])
+      index += 1
+    }
     return index
   }
 

@@ -66,60 +66,51 @@ extension LibXMLPushParser {
       slot[4] = UnsafePointer(base + attribute.valueEnd)
     }
     // The events, in libxml2's order; none after the builder stops the parse. A childless
-    // element (most) first, without the helpers below.
-    if partCount == 1 {
-      let part = scanner.parts[0]
-      let name = resolved[0]
-      builder.startElement(
-        localname: name.localname!, prefix: name.prefix, uri: name.uri,
-        namespaces: UnsafeBufferPointer(start: nil, count: 0),
-        attributes: XMLAttributes(
-          base: part.attributesEnd == 0 ? nil : slots, count: part.attributesEnd,
-          context: context))
-      guard !hasHalted, !builder.isStopped else { return true }
-      if part.textEnd > part.textStart {
-        let text = UnsafeRawBufferPointer(rebasing: bytes[part.textStart..<part.textEnd])
-        PlainCharacterData.withText(of: text, scratch: &decodedText) { builder.characters($0) }
-        guard !hasHalted, !builder.isStopped else { return true }
-      }
-      builder.endElement()
-      return true
-    }
+    // element's text is the text after its (no) last child.
     var running: Bool { !hasHalted && !builder.isStopped }
-    func startPart(_ index: Int) {
-      let part = scanner.parts[index]
-      let name = resolved[index]
-      let count = part.attributesEnd - part.attributesStart
-      builder.startElement(
-        localname: name.localname!, prefix: name.prefix, uri: name.uri,
-        namespaces: UnsafeBufferPointer(start: nil, count: 0),
-        attributes: XMLAttributes(
-          base: count == 0 ? nil : slots + part.attributesStart * 5, count: count,
-          context: context))
-    }
-    func text(_ from: Int, _ to: Int) {
-      guard to > from else { return }
-      PlainCharacterData.withText(
-        of: UnsafeRawBufferPointer(rebasing: bytes[from..<to]), scratch: &decodedText
-      ) { builder.characters($0) }
-    }
-    startPart(0)
+    deliverStart(scanner.parts[0], resolved[0], attributes: slots)
     guard running else { return true }
     for child in 1..<partCount {
       let part = scanner.parts[child]
-      text(part.gapStart, part.gapEnd)
+      text(bytes, part.gapStart, part.gapEnd, scratch: &decodedText)
       guard running else { return true }
-      startPart(child)
+      deliverStart(part, resolved[child], attributes: slots)
       guard running else { return true }
-      text(part.textStart, part.textEnd)
+      text(bytes, part.textStart, part.textEnd, scratch: &decodedText)
       guard running else { return true }
       builder.endElement()
       guard running else { return true }
     }
-    text(scanner.gapStart, scanner.gapEnd)
+    text(bytes, scanner.gapStart, scanner.gapEnd, scratch: &decodedText)
     guard running else { return true }
     builder.endElement()
     return true
+  }
+
+  /// `part`'s start event, its attributes at their place in `attributes` (five slots each).
+  @inline(__always)
+  private func deliverStart(
+    _ part: SimpleMarkupScanner.Part, _ name: ResolvedName,
+    attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>
+  ) {
+    let count = part.attributesEnd - part.attributesStart
+    builder.startElement(
+      localname: name.localname!, prefix: name.prefix, uri: name.uri,
+      namespaces: UnsafeBufferPointer(start: nil, count: 0),
+      attributes: XMLAttributes(
+        base: count == 0 ? nil : attributes + part.attributesStart * 5, count: count,
+        context: context))
+  }
+
+  /// The text of `bytes[from..<to]`, if any, as libxml2 hands it over.
+  @inline(__always)
+  private func text(
+    _ bytes: UnsafeRawBufferPointer, _ from: Int, _ to: Int, scratch: inout [UInt8]
+  ) {
+    guard to > from else { return }
+    PlainCharacterData.withText(
+      of: UnsafeRawBufferPointer(rebasing: bytes[from..<to]), scratch: &scratch
+    ) { builder.characters($0) }
   }
 
   /// The namespace `prefix` (interned; nil for the default namespace) names where the element
@@ -187,20 +178,15 @@ final class InternedNames {
   func intern(_ bytes: UnsafePointer<xmlChar>, count: Int, in dict: xmlDictPtr)
     -> UnsafePointer<xmlChar>?
   {
-    var head: UInt64 = 0
-    withUnsafeMutableBytes(of: &head) {
-      $0.baseAddress!.copyMemory(from: bytes, byteCount: min(count, 8))
-    }
-    let last = UInt64(bytes[count &- 1])
-    let hash = (head ^ (head &>> 27) ^ (last &<< 40) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
-    let entry = entries + Int(truncatingIfNeeded: hash &>> 57)
-    if let name = entry.pointee.name, entry.pointee.count == count, entry.pointee.head == head,
+    let key = NameKey(bytes, count: count)
+    let entry = entries + key.slot(bits: 7)
+    if let name = entry.pointee.name, entry.pointee.count == count, entry.pointee.head == key.head,
       count <= 8 || memcmp(name + 8, bytes + 8, count &- 8) == 0
     {
       return name
     }
     guard let name = xmlDictLookup(dict, bytes, Int32(count)) else { return nil }
-    entry.pointee = Entry(name: name, count: count, head: head)
+    entry.pointee = Entry(name: name, count: count, head: key.head)
     return name
   }
 }

@@ -38,7 +38,8 @@ final class SimpleMarkupScanner {
   }
 
   /// An element read: its name, its attributes (`attributes[attributesStart..<attributesEnd]`),
-  /// its text (for a childless one), and for a child the text before it in its parent.
+  /// and for a child its text and the text before it in its parent (the outer element's text
+  /// is the `gapStart..<gapEnd` after its last child, all of it when it has none).
   struct Part {
     var name = Name()
     var attributesStart = 0
@@ -142,8 +143,6 @@ final class SimpleMarkupScanner {
     let startTagEnd: Int
     switch startTag(base, count, at: start, into: 0) {
     case .closed(let end):
-      parts[0].textStart = end
-      parts[0].textEnd = end
       gapStart = end
       gapEnd = end
       return .element(end: end)
@@ -156,13 +155,13 @@ final class SimpleMarkupScanner {
     var notSimpleParent: Step {
       if partCount > 1 {
         let key = Self.key(base, parts[0].name)
-        notParents[Int(truncatingIfNeeded: key &>> 58)] = key
+        notParents[key.slot(bits: 6)] = key.hash | 1
       }
       return .construct(end: startTagEnd)
     }
     var isKnownNotParent: Bool {
       let key = Self.key(base, parts[0].name)
-      return notParents[Int(truncatingIfNeeded: key &>> 58)] == key
+      return notParents[key.slot(bits: 6)] == key.hash | 1
     }
     while true {
       guard let tag = memchr(base + position, Int32(UInt8(ascii: "<")), count &- position) else {
@@ -175,10 +174,6 @@ final class SimpleMarkupScanner {
         guard let end = endTag(base, count, at: tagStart, of: parts[0].name) else {
           return tagStart &+ 2 &+ (parts[0].name.end &- parts[0].name.start) >= count
             ? .rest : .construct(end: startTagEnd)
-        }
-        if partCount == 1 {
-          parts[0].textStart = startTagEnd
-          parts[0].textEnd = tagStart
         }
         gapStart = position
         gapEnd = tagStart
@@ -215,15 +210,9 @@ final class SimpleMarkupScanner {
     }
   }
 
-  /// A name's key for `notParents`: its length and first eight bytes, and its last byte.
-  private static func key(_ base: UnsafePointer<UInt8>, _ name: Name) -> UInt64 {
-    let length = name.end &- name.start
-    var head: UInt64 = 0
-    withUnsafeMutableBytes(of: &head) {
-      $0.baseAddress!.copyMemory(from: base + name.start, byteCount: min(length, 8))
-    }
-    let mixed = head ^ UInt64(base[name.end &- 1]) &<< 56 ^ UInt64(length) &<< 48
-    return (mixed &* 0x9E37_79B9_7F4A_7C15) | 1
+  /// A name's key for `notParents` (the hash alone: a collision only costs a missed guess).
+  private static func key(_ base: UnsafePointer<UInt8>, _ name: Name) -> NameKey {
+    NameKey(base + name.start, count: name.end &- name.start)
   }
 
   /// Reads the start tag at `start` (its `<`) into `parts[part]`: its name and attributes.
