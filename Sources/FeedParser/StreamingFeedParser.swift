@@ -183,9 +183,9 @@ public final class StreamingFeedParser {
     }
   }
 
-  /// Markup, construct by construct: each childless element and each run of plain text that
-  /// libxml2, waiting in element content with nothing unparsed, would only pass on, goes to the
-  /// builder directly (`SimpleMarkupScanner`, `LibXMLPushParser.handOver`). Every other tag goes
+  /// Markup, construct by construct: each element (childless, or with only childless
+  /// children) and each run of plain text that libxml2, waiting in element content with
+  /// nothing unparsed, would only pass on, goes to the builder directly (`SimpleMarkupScanner`, `LibXMLPushParser.handOver`). Every other tag goes
   /// to libxml2, gathered with the tags and text that follow it up to the next element handed
   /// over (a push costs libxml2 about a thousand instructions), and ending at a tag, so that
   /// libxml2 waits again right after it. Whenever libxml2 is not waiting (it holds bytes, met
