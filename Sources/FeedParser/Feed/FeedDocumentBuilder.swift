@@ -53,7 +53,10 @@ final class FeedDocumentBuilder {
   private(set) var baseGeneration = 0
   @exclusivity(unchecked) var ignoredDepth: Int?
   @exclusivity(unchecked) private var imageDepth: Int?
-  @exclusivity(unchecked) var capture: TextCapture?
+  /// The field element whose text is read; set with `beginTextCapture`.
+  @exclusivity(unchecked) private(set) var capture: TextCapture?
+  /// What the capture has written of the markup inside its field.
+  @exclusivity(unchecked) private var captureMarkup = CapturedMarkup()
   @exclusivity(unchecked) var textBuffer: [UInt8] = []
   @exclusivity(unchecked) private var routes = ElementRouteCache()
 
@@ -96,7 +99,7 @@ final class FeedDocumentBuilder {
   /// Open elements, held text and pending `xml:base` values: the state that a long document
   /// must not make grow (tests assert a bound on it).
   var retainedStateSize: Int {
-    depth + baseStack.count + textBuffer.count + (capture?.openElementCount ?? 0)
+    depth + baseStack.count + textBuffer.count + (capture == nil ? 0 : captureMarkup.openNames.count)
       + (item == nil ? 0 : 1)
   }
 
@@ -125,7 +128,7 @@ final class FeedDocumentBuilder {
     if capture != nil {
       capture!.startElement(
         localname: localname, prefix: prefix, uri: uri, attributes: attributes, depth: depth,
-        into: &textBuffer)
+        markup: &captureMarkup, into: &textBuffer)
       return
     }
     if ignoredDepth != nil { return }
@@ -174,7 +177,7 @@ final class FeedDocumentBuilder {
         // witnesses, a few hundred instructions per field element.
         finish(capture.take()!)
       } else {
-        capture!.endElement(depth: depth, into: &textBuffer)
+        capture!.endElement(depth: depth, markup: &captureMarkup, into: &textBuffer)
       }
       return
     }
@@ -209,7 +212,8 @@ final class FeedDocumentBuilder {
   func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard !isStopped else { return }
     if capture != nil {
-      capture!.characters(bytes, depth: depth, into: &textBuffer)
+      capture!.characters(
+        bytes, depth: depth, wrapperClosed: captureMarkup.wrapperClosed, into: &textBuffer)
     } else if ignoredDepth != nil {
       return
     } else if extensionCapture != nil {
@@ -320,6 +324,12 @@ final class FeedDocumentBuilder {
     default:
       beginCapture(element, attributes: attributes)
     }
+  }
+
+  /// `capture`'s field element starts: its text is read from here on.
+  func beginTextCapture(_ capture: TextCapture) {
+    captureMarkup.reset()
+    self.capture = capture
   }
 
   private func finish(_ capture: TextCapture) {

@@ -26,17 +26,17 @@ extension FeedDocumentBuilder {
         mode == "base64"
         || (channel.version == .atom10 && form == .text && typeAttribute != nil
           && !type.hasPrefix("text/"))
-      capture = TextCapture(
+      beginTextCapture(TextCapture(
         element: element, depth: depth, form: form, type: type, isBase64: isBase64,
-        unwrapsXHTMLDiv: channel.version == .atom10)
+        unwrapsXHTMLDiv: channel.version == .atom10))
     case .contentEncoded:
-      capture = TextCapture(element: element, depth: depth, form: .text, type: "text/html")
+      beginTextCapture(TextCapture(element: element, depth: depth, form: .text, type: "text/html"))
     case .guid:
       let permalink = attributes.value("isPermaLink")?.trimmingSpaces().lowercased() != "false"
-      capture = TextCapture(
-        element: element, depth: depth, form: .text, type: nil, isPermalink: permalink)
+      beginTextCapture(TextCapture(
+        element: element, depth: depth, form: .text, type: nil, isPermalink: permalink))
     default:
-      capture = TextCapture(element: element, depth: depth, form: .text, type: nil)
+      beginTextCapture(TextCapture(element: element, depth: depth, form: .text, type: nil))
     }
   }
 

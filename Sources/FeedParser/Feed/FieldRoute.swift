@@ -88,8 +88,10 @@ extension NamespacedRecord {
   ) {
     tags.reserveCapacity(tags.count + plain.count + terms.count)
     addPlainTags(plain, to: &tags)
+    // The scheme first: it is one shared string (equal at once) or another (unequal at once),
+    // while terms are compared byte by byte.
     for term in terms
-    where !tags.contains(where: { $0.term == term && $0.label == nil && $0.scheme == scheme }) {
+    where !tags.contains(where: { $0.scheme == scheme && $0.label == nil && $0.term == term }) {
       tags.append(FeedTag(term: term, scheme: scheme))
     }
   }

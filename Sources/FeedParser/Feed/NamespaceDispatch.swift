@@ -29,7 +29,7 @@ extension FeedDocumentBuilder {
     switch start {
     case .text(let type):
       textBuffer.clearKeepingCapacity()
-      capture = TextCapture(route: route, depth: depth, form: .text, type: type)
+      beginTextCapture(TextCapture(route: route, depth: depth, form: .text, type: type))
     case .children:
       break
     case .ignore:

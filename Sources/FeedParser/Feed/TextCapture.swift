@@ -33,13 +33,6 @@ struct TextCapture {
   /// `mode="xml"` keeps it.
   let unwrapsXHTMLDiv: Bool
 
-  /// Elements written into the text and not yet closed.
-  private var openNames: [String] = []
-  private var wrapperDivDepth: Int?
-  private var wrapperClosed = false
-  private var sawElement = false
-  /// Where the last start tag ended, to write `<br/>` rather than `<br></br>`.
-  private var lastStartTagEnd = -1
 
   init(
     element: FeedElement, depth: Int, form: Form, type: String?, isBase64: Bool = false,
@@ -63,12 +56,11 @@ struct TextCapture {
     self.isPermalink = isPermalink
   }
 
-  /// Elements written into the text that are still open: part of the retained state.
-  var openElementCount: Int { openNames.count }
-
-  /// Character data at `depth` (the current element's depth).
+  /// Character data at `depth` (the current element's depth). Mutating only so that the
+  /// builder calls it on its capture in place rather than on a copy.
   mutating func characters(
-    _ bytes: UnsafeBufferPointer<UInt8>, depth: Int, into buffer: inout [UInt8]
+    _ bytes: UnsafeBufferPointer<UInt8>, depth: Int, wrapperClosed: Bool,
+    into buffer: inout [UInt8]
   ) {
     switch form {
     case .text:
@@ -86,18 +78,18 @@ struct TextCapture {
   mutating func startElement(
     localname: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?,
     uri: UnsafePointer<UInt8>?, attributes: XMLAttributes, depth: Int,
-    into buffer: inout [UInt8]
+    markup: inout CapturedMarkup, into buffer: inout [UInt8]
   ) {
-    defer { sawElement = true }
+    defer { markup.sawElement = true }
     // A div in the XHTML namespace wraps Atom `type="xhtml"` content, and TypePad wraps
     // `type="html"` content in one too: feedparser unwraps both.
-    if form != .xml || unwrapsXHTMLDiv, depth == self.depth + 1, !sawElement,
+    if form != .xml || unwrapsXHTMLDiv, depth == self.depth + 1, !markup.sawElement,
       bytesEqual(localname, "div"),
       form == .xhtml || uri.map({ bytesEqual($0, "http://www.w3.org/1999/xhtml") }) == true,
       buffer.allSatisfy(\.isXMLSpace)
     {
       buffer.removeAll(keepingCapacity: true)
-      wrapperDivDepth = depth
+      markup.wrapperDivDepth = depth
       return
     }
     var name = ""
@@ -115,19 +107,19 @@ struct TextCapture {
       buffer.append(UInt8(ascii: "\""))
     }
     buffer.append(UInt8(ascii: ">"))
-    lastStartTagEnd = buffer.count
-    openNames.append(name)
+    markup.lastStartTagEnd = buffer.count
+    markup.openNames.append(name)
   }
 
   /// The child element at `depth` ends.
-  mutating func endElement(depth: Int, into buffer: inout [UInt8]) {
-    if depth == wrapperDivDepth {
-      wrapperDivDepth = nil
-      wrapperClosed = true
+  mutating func endElement(depth: Int, markup: inout CapturedMarkup, into buffer: inout [UInt8]) {
+    if depth == markup.wrapperDivDepth {
+      markup.wrapperDivDepth = nil
+      markup.wrapperClosed = true
       return
     }
-    guard let name = openNames.popLast() else { return }
-    if buffer.count == lastStartTagEnd {
+    guard let name = markup.openNames.popLast() else { return }
+    if buffer.count == markup.lastStartTagEnd {
       buffer.removeLast()
       buffer.append(contentsOf: " />".utf8)
     } else {
@@ -135,7 +127,7 @@ struct TextCapture {
       buffer.append(contentsOf: name.utf8)
       buffer.append(UInt8(ascii: ">"))
     }
-    lastStartTagEnd = -1
+    markup.lastStartTagEnd = -1
   }
 
   /// Character data as XML text: `&`, `<`, `>` (and `"` in attribute values) as references.
@@ -159,5 +151,29 @@ struct TextCapture {
       runStart = index + 1
     }
     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+  }
+}
+
+/// What a capture has written of the markup inside its field (the elements still open, an
+/// XHTML wrapper `div`): kept apart from `TextCapture`, in one place the builder resets for each
+/// capture, so that a capture is a small value to make and drop (a field element each; with
+/// its array inside, each capture was destroyed through its type's metadata, a hundred
+/// instructions).
+struct CapturedMarkup {
+  /// Elements written into the text and not yet closed.
+  var openNames: [String] = []
+  var wrapperDivDepth: Int?
+  var wrapperClosed = false
+  var sawElement = false
+  /// Where the last start tag ended, to write `<br/>` rather than `<br></br>`.
+  var lastStartTagEnd = -1
+
+  /// Ready for the next capture (the names' storage kept).
+  mutating func reset() {
+    if !openNames.isEmpty { openNames.removeAll(keepingCapacity: true) }
+    wrapperDivDepth = nil
+    wrapperClosed = false
+    sawElement = false
+    lastStartTagEnd = -1
   }
 }

@@ -99,7 +99,7 @@ extension LibXMLPushParser {
       namespaces: UnsafeBufferPointer(start: nil, count: 0),
       attributes: XMLAttributes(
         base: count == 0 ? nil : attributes + part.attributesStart * 5, count: count,
-        context: context))
+        context: context, valuesArePlain: true))
   }
 
   /// The text of `bytes[from..<to]`, if any, as libxml2 hands it over.

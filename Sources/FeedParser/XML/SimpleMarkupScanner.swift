@@ -247,16 +247,67 @@ final class SimpleMarkupScanner {
       let quote = base[position]
       guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return .notSimple }
       let valueStart = position &+ 1
-      guard let close = memchr(base + valueStart, Int32(quote), count &- valueStart) else {
-        return .cutOff
+      let valueEnd: Int
+      switch Self.plainValueEnd(base, count, from: valueStart, quote: quote) {
+      case .end(let end): valueEnd = end
+      case .notPlain: return .notSimple
+      case .cutOff: return .cutOff
       }
-      let valueEnd = UnsafeRawPointer(close) - UnsafeRawPointer(base)
-      guard Self.isPlainValue(base, from: valueStart, to: valueEnd),
-        isNewAttribute(base, attributeName, since: parts[part].attributesStart)
-      else { return .notSimple }
+      guard isNewAttribute(base, attributeName, since: parts[part].attributesStart) else {
+        return .notSimple
+      }
       append(Attribute(name: attributeName, valueStart: valueStart, valueEnd: valueEnd))
       position = valueEnd &+ 1
     }
+  }
+
+  /// Where an attribute value ends.
+  private enum ValueEnd {
+    /// At its closing quote, with no byte in it that libxml2 would decode or normalise.
+    case end(Int)
+    /// A byte libxml2 would decode (`&`), normalise (controls: tab, line feed, CR) or reject
+    /// (`<`) comes before the closing quote.
+    case notPlain
+    /// The piece ends before the closing quote.
+    case cutOff
+  }
+
+  /// The closing `quote` of the value starting at `start`, and whether the value is plain, in
+  /// one pass eight bytes at a time (a podcast item has some twenty attributes: looking for the
+  /// quote with `memchr` and then over the value again cost twice this).
+  private static func plainValueEnd(
+    _ base: UnsafePointer<UInt8>, _ count: Int, from start: Int, quote: UInt8
+  ) -> ValueEnd {
+    var index = start
+    while index &+ 8 <= count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let stops =
+        ByteWord.matchesBelow(word, 0x20) | ByteWord.matches(word, UInt8(ascii: "<"))
+        | ByteWord.matches(word, UInt8(ascii: "&")) | ByteWord.matches(word, quote)
+      if stops != 0 {
+        // The lowest flag is exact: the first byte that stops the value.
+        return stop(base, count, at: index &+ ByteWord.firstMatch(stops), quote: quote)
+      }
+      index &+= 8
+    }
+    while index < count {
+      let byte = base[index]
+      if byte == quote || byte < 0x20 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") {
+        return stop(base, count, at: index, quote: quote)
+      }
+      index &+= 1
+    }
+    return .cutOff
+  }
+
+  /// The value's end at `index`, the first byte that stops it: its quote, or a byte that makes
+  /// it not plain (then a value the piece cuts off is still cut off, as before the check).
+  @inline(__always)
+  private static func stop(
+    _ base: UnsafePointer<UInt8>, _ count: Int, at index: Int, quote: UInt8
+  ) -> ValueEnd {
+    if base[index] == quote { return .end(index) }
+    return memchr(base + index, Int32(quote), count &- index) == nil ? .cutOff : .notPlain
   }
 
   /// Past the end tag at `start` (its `<`) when it closes `name`; nil otherwise, or when the
@@ -308,32 +359,22 @@ final class SimpleMarkupScanner {
     for index in first..<attributeCount {
       let other = attributes[index].name
       let otherStart = other.localStart
-      if other.end &- otherStart == length,
-        memcmp(base + otherStart, base + localStart, length) == 0
-      {
+      if other.end &- otherStart == length, Self.sameBytes(base, otherStart, localStart, length) {
         return false
       }
     }
     return true
   }
 
-  /// No byte libxml2 would decode (`&`), normalise (controls: tab, line feed, CR) or reject
-  /// (`<`) in an attribute value; eight bytes at a time.
-  private static func isPlainValue(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int)
-    -> Bool
-  {
-    var index = start
-    while index &+ 8 <= end {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      let stops =
-        ByteWord.matchesBelow(word, 0x20) | ByteWord.matches(word, UInt8(ascii: "<"))
-        | ByteWord.matches(word, UInt8(ascii: "&"))
-      if stops != 0 { return false }
-      index &+= 8
-    }
-    while index < end {
-      let byte = base[index]
-      if byte < 0x20 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { return false }
+  /// A byte-by-byte comparison: attribute names are a few bytes long, shorter than a call to
+  /// `memcmp` costs.
+  @inline(__always)
+  private static func sameBytes(
+    _ base: UnsafePointer<UInt8>, _ first: Int, _ second: Int, _ length: Int
+  ) -> Bool {
+    var index = 0
+    while index < length {
+      if base[first &+ index] != base[second &+ index] { return false }
       index &+= 1
     }
     return true
@@ -344,42 +385,28 @@ final class SimpleMarkupScanner {
   private static func name(_ base: UnsafePointer<UInt8>, _ count: Int, at position: inout Int)
     -> Name?
   {
+    let classes = NameByteClasses.table
     var index = position
-    guard index < count, isNameStartByte(base[index]) else { return nil }
+    guard index < count, classes[Int(base[index])] & NameByteClasses.start != 0 else { return nil }
     index &+= 1
-    while index < count, isNameByte(base[index]) { index &+= 1 }
+    while index < count, classes[Int(base[index])] & NameByteClasses.inName != 0 { index &+= 1 }
     var colon = -1
     if index < count, base[index] == UInt8(ascii: ":") {
       colon = index
       index &+= 1
-      guard index < count, isNameStartByte(base[index]) else { return nil }
+      guard index < count, classes[Int(base[index])] & NameByteClasses.start != 0 else {
+        return nil
+      }
       index &+= 1
-      while index < count, isNameByte(base[index]) { index &+= 1 }
+      while index < count, classes[Int(base[index])] & NameByteClasses.inName != 0 {
+        index &+= 1
+      }
     }
-    guard index < count else { return nil }
-    let next = base[index]
-    guard
-      next == 0x20 || next == 0x0A || next == 0x09 || next == UInt8(ascii: ">")
-        || next == UInt8(ascii: "/") || next == UInt8(ascii: "=")
-    else { return nil }
+    guard index < count, classes[Int(base[index])] & NameByteClasses.follows != 0 else {
+      return nil
+    }
     defer { position = index }
     return Name(start: position, colon: colon, end: index)
-  }
-
-  /// ASCII letters and `_`.
-  @inline(__always)
-  private static func isNameStartByte(_ byte: UInt8) -> Bool {
-    let folded = byte | 0x20
-    return (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
-  }
-
-  /// ASCII letters, digits, `_`, `-` and `.`: one bit each of two 64-bit masks.
-  @inline(__always)
-  private static func isNameByte(_ byte: UInt8) -> Bool {
-    let low: UInt64 = (1 << 0x2D) | (1 << 0x2E) | (0x3FF << 0x30)
-    let high: UInt64 = (0x3FF_FFFF << 1) | (1 << 0x1F) | (0x3FF_FFFF << 0x21)
-    let mask = byte < 64 ? low : high
-    return byte < 128 && (mask &>> UInt64(byte & 63)) & 1 != 0
   }
 
   /// Text with nothing `PlainCharacterData` must look at (`&`, CR, `]`) is plain; the rare
@@ -452,4 +479,33 @@ final class SimpleMarkupScanner {
     }
     return nil
   }
+}
+
+/// What each byte may be in a name as the scanner reads it, one table look-up a byte (testing
+/// ranges took twice the instructions, and a podcast's names are long: `podcast:transcript`).
+enum NameByteClasses {
+  /// May start a name (or its local part): ASCII letters and `_`.
+  static let start: UInt8 = 1
+  /// May continue one: letters, digits, `_`, `-` and `.`.
+  static let inName: UInt8 = 2
+  /// May follow a name in a tag: a space, tab or line feed, `>`, `/` or `=`.
+  static let follows: UInt8 = 4
+
+  /// Indexed by byte; made once, never written after, never freed (hence safe to share).
+  nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    table.initialize(repeating: 0, count: 256)
+    for byte in UInt8(ascii: "a")...UInt8(ascii: "z") {
+      table[Int(byte)] = start | inName
+      table[Int(byte) - 0x20] = start | inName
+    }
+    table[Int(UInt8(ascii: "_"))] = start | inName
+    for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = inName }
+    table[Int(UInt8(ascii: "-"))] = inName
+    table[Int(UInt8(ascii: "."))] = inName
+    for byte in [0x20, 0x0A, 0x09, UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: "=")] {
+      table[Int(byte)] = follows
+    }
+    return UnsafePointer(table)
+  }()
 }

@@ -11,6 +11,9 @@ struct XMLAttributes {
   let count: Int
   /// For the entities an attribute value still refers to.
   let context: xmlParserCtxtPtr?
+  /// True when no value has a reference to decode (`SimpleMarkupScanner` hands over only such
+  /// values): each value is then made into a `String` without looking for `&` first.
+  var valuesArePlain = false
 
   /// The value of the attribute named `name` with no namespace, or in the `xml` namespace
   /// when `xmlNamespace` is set.
@@ -32,7 +35,9 @@ struct XMLAttributes {
       bytes = UnsafeBufferPointer(rebasing: bytes.dropLast())
     }
     guard !bytes.isEmpty else { return nil }
-    guard Self.containsAmpersand(bytes) else { return String(decoding: bytes, as: UTF8.self) }
+    guard !valuesArePlain, Self.containsAmpersand(bytes) else {
+      return String(decoding: bytes, as: UTF8.self)
+    }
     // A reference may stand for white space: trim what it decodes to.
     let decoded = decodeReferences(String(decoding: bytes, as: UTF8.self), depth: 0)
       .trimmingSpaces()
@@ -87,7 +92,7 @@ extension XMLAttributes {
   /// keep entity nodes: finish the decoding here, once.
   fileprivate func decodedValue(_ bytes: UnsafeBufferPointer<xmlChar>) -> String {
     let text = String(decoding: bytes, as: UTF8.self)
-    guard Self.containsAmpersand(bytes) else { return text }
+    guard !valuesArePlain, Self.containsAmpersand(bytes) else { return text }
     return decodeReferences(text, depth: 0)
   }
 
