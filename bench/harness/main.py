@@ -25,6 +25,7 @@ import common  # noqa: E402
 import fetch_many  # noqa: E402
 import first_item  # noqa: E402
 import idle  # noqa: E402
+import instructions  # noqa: E402
 import parse_throughput  # noqa: E402
 import peak_memory  # noqa: E402
 import unchanged  # noqa: E402
@@ -37,6 +38,7 @@ SECTIONS = {
     "fetch-many": fetch_many.run,
     "idle": idle.run,
     "unchanged": unchanged.run,
+    "instructions": instructions.run,
 }
 
 
