@@ -99,7 +99,8 @@ final class FeedDocumentBuilder {
   /// Open elements, held text and pending `xml:base` values: the state that a long document
   /// must not make grow (tests assert a bound on it).
   var retainedStateSize: Int {
-    depth + baseStack.count + textBuffer.count + (capture == nil ? 0 : captureMarkup.openNames.count)
+    depth + baseStack.count + textBuffer.count
+      + (capture == nil ? 0 : captureMarkup.openNames.count)
       + (item == nil ? 0 : 1)
   }
 

@@ -26,15 +26,17 @@ extension FeedDocumentBuilder {
         mode == "base64"
         || (channel.version == .atom10 && form == .text && typeAttribute != nil
           && !type.hasPrefix("text/"))
-      beginTextCapture(TextCapture(
-        element: element, depth: depth, form: form, type: type, isBase64: isBase64,
-        unwrapsXHTMLDiv: channel.version == .atom10))
+      beginTextCapture(
+        TextCapture(
+          element: element, depth: depth, form: form, type: type, isBase64: isBase64,
+          unwrapsXHTMLDiv: channel.version == .atom10))
     case .contentEncoded:
       beginTextCapture(TextCapture(element: element, depth: depth, form: .text, type: "text/html"))
     case .guid:
       let permalink = attributes.value("isPermaLink")?.trimmingSpaces().lowercased() != "false"
-      beginTextCapture(TextCapture(
-        element: element, depth: depth, form: .text, type: nil, isPermalink: permalink))
+      beginTextCapture(
+        TextCapture(
+          element: element, depth: depth, form: .text, type: nil, isPermalink: permalink))
     default:
       beginTextCapture(TextCapture(element: element, depth: depth, form: .text, type: nil))
     }

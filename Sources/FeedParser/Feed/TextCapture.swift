@@ -33,7 +33,6 @@ struct TextCapture {
   /// `mode="xml"` keeps it.
   let unwrapsXHTMLDiv: Bool
 
-
   init(
     element: FeedElement, depth: Int, form: Form, type: String?, isBase64: Bool = false,
     isPermalink: Bool = true, unwrapsXHTMLDiv: Bool = false
