@@ -18,9 +18,10 @@ enum DocumentFormat: Equatable {
     // past it must not decide one way whole and another way in small chunks (found by the
     // fuzzer).
     let bytes = Array(bytes.prefix(sniffWindow))
-    // A byte order mark may still be arriving.
+    // A byte order mark may still be arriving, and a zero second byte (UTF-16 or UTF-32
+    // without one) decides before the first byte does: `{` alone is not yet a JSON Feed.
     if !forced, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) { return nil }
-    if !forced, bytes.count < 2, bytes.first == 0xFF || bytes.first == 0xFE { return nil }
+    if !forced, bytes.count < 2 { return nil }
     var index = 0
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     // UTF-16 and UTF-32 documents are XML's to decode.

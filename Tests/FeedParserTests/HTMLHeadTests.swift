@@ -151,9 +151,16 @@ import Testing
       ("<htmlx>", nil, .xml),
       // A feed that carries its site's XHTML doctype is still a feed (feedparser's
       // illformed/always_strip_doctype); a page without `<html>` is still a page.
-      ("<?xml version=\"1.0\"?><!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\" \"x\">\n<rss>\n  <channel>", nil, .xml),
+      (
+        "<?xml version=\"1.0\"?><!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\" \"x\">\n<rss>\n  <channel>",
+        nil, .xml
+      ),
       ("<!doctype html>\n<!-- c -->\n<head><title>t</title>", nil, .html),
       ("plain text", nil, .xml),
+      // UTF-16 and UTF-32 without a byte order mark: the second byte decides, so a `{` alone
+      // must wait for it (found by the fuzzer: in chunks of one byte it made a JSON Feed).
+      ("{\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}", nil, .xml),
+      ("{\u{0}\"\u{0}", nil, .xml),
     ] as [(String, String?, DocumentFormat)])
   func formatDecision(_ text: String, _ contentType: String?, _ expected: DocumentFormat) {
     #expect(
