@@ -46,6 +46,34 @@ import Testing
     }
   }
 
+  /// A string's last one to seven bytes are read as one word (two overlapping loads): a byte to
+  /// escape at every position of every length up to 24, in a title (a `String`) and in content
+  /// (UTF-8 bytes), must come out as written one byte at a time.
+  @Test func escapesShortTextAtEveryPosition() throws {
+    let specials: [Character] = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é"]
+    var texts: [String] = []
+    for length in 1...24 {
+      texts.append(String(repeating: "b", count: length))
+      for position in 0..<length {
+        for special in specials {
+          var characters = Array(repeating: Character("b"), count: length)
+          characters[position] = special
+          texts.append(String(characters))
+        }
+      }
+    }
+    for text in texts {
+      var item = FeedItem(index: 0)
+      item.title = text
+      item.content = text
+      let line = JSONLinesEncoding.line(.item(ItemRecord(source: "s", item: item)))
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect(object["title"] as? String == text)
+      #expect(object["content"] as? String == text)
+    }
+  }
+
   @Test func endRecordCarriesErrorAndFlagsOnlyWhenSet() {
     var end = EndRecord(source: "http://x/")
     end.status = 500
