@@ -160,6 +160,31 @@ import Testing
     expectSameAsLibXML(Array(document.utf8), name: document)
   }
 
+  /// An attribute value is read eight bytes at a time for its closing quote and for what makes
+  /// it not plain: such a byte (or the other quote, which is plain) at each position around the
+  /// words of a value of `length` bytes, whole, byte by byte (the piece ends at every byte of
+  /// the value) and in random chunks.
+  @Test(arguments: 1...20) func attributeValuesGiveTheSameEventsAtEveryLength(length: Int) {
+    let specials = ["&amp;", "&#9;", "\t", "\n", "<", ">", "'", "\"", "é"]
+    let positions = Set([0, 1, 6, 7, 8, 9, 15, 16, length - 1].filter { $0 >= 0 && $0 < length })
+    var values = [String(repeating: "v", count: length)]
+    for position in positions.sorted() {
+      for special in specials {
+        var characters = Array(repeating: "v", count: length)
+        characters[position] = special
+        values.append(characters.joined())
+      }
+    }
+    for value in values {
+      let quote = value.contains("\"") ? "'" : "\""
+      let document =
+        "<rss xmlns:p='https://podcastindex.org/namespace/1.0'><channel><item><title>t</title>"
+        + "<p:transcript url=\(quote)\(value)\(quote) type='text/vtt'/><p:person role=\(quote)"
+        + "\(value)\(quote)>n</p:person></item></channel></rss>"
+      expectSameAsLibXML(Array(document.utf8), name: document, chunkings: 2)
+    }
+  }
+
   /// The hand-over runs where libxml2 would only pass an element on, and nowhere else: the
   /// comparisons above would pass as well if it never ran.
   @Test func childlessElementsAreHandedOverOnlyWhereLibXMLHasNothingToJudge() {
