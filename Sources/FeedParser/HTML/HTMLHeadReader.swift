@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Reads the `<head>` of an HTML page from byte chunks of any size and collects the feeds it
 /// links, for feed discovery; the page's body is never parsed. It stops (`isStopped`) once the
 /// head is over (`</head>`, or the `<body>` that libxml2 implies from the first body content)
@@ -25,6 +29,8 @@ final class HTMLHeadReader: HTMLTagHandler {
   private var finished = false
   private var baseHref: String?
   private var links: [(href: String, type: String, title: String?)] = []
+  /// UTF-8 after the last `>` handed to libxml2, held until the next `>` (see `feed`).
+  private var held: [UInt8] = []
 
   init(documentURL: String?, declaredCharset: String?) {
     self.documentURL = documentURL
@@ -102,22 +108,55 @@ final class HTMLHeadReader: HTMLTagHandler {
     } else {
       repairAndPush(slice, parser)
     }
-    if pushedBytes >= Self.maxHeadBytes { headOver = true }
+    if pushedBytes >= Self.maxHeadBytes {
+      // The bound is a count of the page's bytes, not a tag: what it cuts off goes in as it is.
+      pushHeld(parser)
+      headOver = true
+    }
   }
 
   private func repairAndPush(_ bytes: UnsafeRawBufferPointer, _ parser: LibXMLHTMLPushParser) {
-    utf8Repair.process(bytes) { repaired in
-      if repaired.count > 0, !headOver { parser.push(repaired, terminate: false) }
+    utf8Repair.process(bytes) { feed($0, parser) }
+  }
+
+  /// Hands libxml2 the page in pieces that each end just after a `>`, whatever the chunks were.
+  /// libxml2 2.9.14's HTML push parser decides from the bytes it has whether a tag is complete,
+  /// and a tag whose quotes do not pair (`type="a>b</c" href="/f/">`) read one way when a chunk
+  /// ended inside it and another way whole (a fuzzer find: a feed link found or not). Cut at
+  /// every `>`, the pushes are a function of the page's bytes alone; a page's head has a few
+  /// hundred tags, each push about a thousand instructions.
+  private func feed(_ bytes: UnsafeRawBufferPointer, _ parser: LibXMLHTMLPushParser) {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+    var start = 0
+    while start < bytes.count, !headOver,
+      let found = memchr(base + start, Int32(UInt8(ascii: ">")), bytes.count - start)
+    {
+      let end = UnsafeRawPointer(found) - base + 1
+      let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+      if held.isEmpty {
+        parser.push(piece, terminate: false)
+      } else {
+        held.append(contentsOf: piece)
+        pushHeld(parser)
+      }
+      start = end
     }
+    if start < bytes.count, !headOver {
+      held.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+    }
+  }
+
+  private func pushHeld(_ parser: LibXMLHTMLPushParser) {
+    if !held.isEmpty, !headOver { held.withUnsafeBytes { parser.push($0, terminate: false) } }
+    held.removeAll(keepingCapacity: true)
   }
 
   /// What the converters hold back (a sequence cut at the end), then the end of the page.
   private func finishPushing() {
     guard !isStopped, let parser else { return }
     transcoder?.finish { repairAndPush($0, parser) }
-    utf8Repair.finish { repaired in
-      if repaired.count > 0, !headOver { parser.push(repaired, terminate: false) }
-    }
+    utf8Repair.finish { feed($0, parser) }
+    pushHeld(parser)
     if !isStopped { parser.push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
   }
 
