@@ -5,7 +5,18 @@
 
 #include "json_buf.h"
 
-enum ns { NS_OTHER, NS_RSS, NS_ATOM, NS_CONTENT, NS_DC, NS_DCTERMS, NS_MEDIA, NS_RDF };
+enum ns {
+  NS_OTHER,
+  NS_RSS,
+  NS_ATOM,
+  NS_CONTENT,
+  NS_DC,
+  NS_DCTERMS,
+  NS_MEDIA,
+  NS_RDF,
+  NS_ITUNES,
+  NS_PODCAST
+};
 enum ctx { C_FEED = 1, C_ITEM = 2, C_AUTHOR = 4, C_IMAGE = 8 };
 enum act {
   A_TEXT,
@@ -21,7 +32,8 @@ enum act {
   A_MEDIA,
   A_ATOM_CATEGORY,
   A_AUTHOR,
-  A_IMAGE
+  A_IMAGE,
+  A_PODCAST /* an iTunes or Podcasting 2.0 element's text (feed_podcast.c) */
 };
 enum slot {
   S_ID,

@@ -3,6 +3,7 @@
  * built in a reused buffer and written with one fwrite. Dates become RFC 3339 UTC. */
 #include "feed_sax.h"
 #include "feed_fields.h"
+#include "feed_podcast.h"
 #include "json_buf.h"
 
 #include <libxml/parser.h>
@@ -23,7 +24,10 @@ struct feed_sax {
   struct timespec start;
   record feed, item, *rec;
   buf text, author[3], line;
+  podcast_fields pod;
 };
+
+static const struct row podcast_row = {NS_OTHER, "", C_ITEM, A_PODCAST, 0};
 
 static enum ns ns_class(const xmlChar *uri) {
   if (!uri) return NS_RSS;
@@ -37,6 +41,8 @@ static enum ns ns_class(const xmlChar *uri) {
   if (!strcmp(u, "http://purl.org/dc/terms/")) return NS_DCTERMS;
   if (!strcmp(u, "http://search.yahoo.com/mrss/")) return NS_MEDIA;
   if (!strcmp(u, "http://www.w3.org/1999/02/22-rdf-syntax-ns#")) return NS_RDF;
+  if (!strcmp(u, "http://www.itunes.com/dtds/podcast-1.0.dtd")) return NS_ITUNES;
+  if (!strcmp(u, "https://podcastindex.org/namespace/1.0")) return NS_PODCAST;
   return NS_OTHER;
 }
 
@@ -81,6 +87,7 @@ static void write_item(feed_sax *fs) {
   put_field(&fs->line, "source", fs->source, strlen(fs->source));
   put(&fs->line, index, snprintf(index, sizeof index, ",\"index\":%ld", fs->items++));
   record_put_json(&fs->line, r, 0);
+  podcast_put_json(&fs->line, &fs->pod, &r->list[L_CATEGORIES], r->slot[S_IMAGE].n != 0);
   write_line(fs);
 }
 
@@ -128,10 +135,21 @@ static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix
     if (!fs->feed_written) write_feed(fs);
     fs->item_depth = d;
     record_clear(&fs->item);
+    podcast_clear(&fs->pod);
     fs->rec = &fs->item;
     if (ns == NS_RSS) {
       attr(attrs, nattrs, "about", &fs->text); /* RSS 1.0 rdf:about is the item's id */
       if (fs->text.n) put(&fs->item.slot[S_ID], fs->text.p, fs->text.n);
+    }
+    return;
+  }
+  if (fs->item_depth && (ns == NS_ITUNES || ns == NS_PODCAST)) {
+    if (podcast_start(&fs->pod, ns == NS_ITUNES ? NS_URI_ITUNES : NS_URI_PODCAST, name, attrs,
+                      nattrs, d, fs->item_depth)) {
+      fs->rec = &fs->item;
+      fs->capture = &podcast_row;
+      fs->capture_depth = d;
+      fs->text.n = 0;
     }
     return;
   }
@@ -235,6 +253,7 @@ static void end_capture(feed_sax *fs) {
   fs->capture_depth = 0;
   if (r->act != A_ATOM_TEXT || r->slot == S_TITLE) trim(t, &s);
   switch (r->act) {
+  case A_PODCAST: podcast_text(&fs->pod, t->p + s, t->n - s); return;
   case A_CATEGORY:
     if (t->n > s) {
       PUTS(&rec->list[L_CATEGORIES], ",");
@@ -290,6 +309,8 @@ static void end_element(void *ctx, const xmlChar *local, const xmlChar *prefix,
       put_object(&fs->rec->list[L_AUTHORS], 3, keys, fs->author, 0);
   } else if (d == fs->image_depth)
     fs->image_depth = 0;
+  else if (d == fs->pod.alternate_depth)
+    podcast_end(&fs->pod, d);
   else if (d == fs->item_depth) {
     write_item(fs);
     fs->item_depth = 0;
@@ -364,6 +385,7 @@ int feed_sax_finish(feed_sax *fs, const char *url, long status, const char *erro
   if (fs->ctxt) xmlFreeParserCtxt(fs->ctxt);
   record_free(&fs->feed);
   record_free(&fs->item);
+  podcast_free(&fs->pod);
   for (int i = 0; i < 3; i++)
     free(fs->author[i].p);
   free(fs->text.p);

@@ -1,6 +1,6 @@
-/* The benchmark's C baseline: RSS 2.0 / RSS 1.0 / Atom 1.0 fields from libxml2's SAX2 push
- * parser, one JSON line per item, as feedpull's --format jsonl writes them (see
- * docs/format.md). The limit of feedpull's design: the same parser, the same API,
+/* The benchmark's C baseline: RSS 2.0 / RSS 1.0 / Atom 1.0 fields, and an item's iTunes and
+ * Podcasting 2.0 elements (feed_podcast.c), from libxml2's SAX2 push parser, one JSON line per
+ * item, as feedpull's --format jsonl writes them (see docs/format.md). The limit of feedpull's design: the same parser, the same API,
  * no Swift. Shared by sax_baseline.c (files, stdin) and multi_baseline.c (libcurl multi). */
 #ifndef FEED_SAX_H
 #define FEED_SAX_H

@@ -22,13 +22,15 @@ from common import count_item_lines, print_table, progress, which
 SIZE = 5_000_000
 FORMATS = (("rss20", "RSS 2.0"), ("atom10", "Atom 1.0"), ("rss10", "RSS 1.0"),
            ("podcast", "podcast"), ("json11", "JSON Feed"))
+# The C baseline on the two inputs issue 14's ratio compares: what the same job costs a C
+# program on the same libxml2 API, and how much dearer the podcast is for it.
+C_FORMATS = (("rss20", "RSS 2.0"), ("podcast", "podcast"))
 
 
-def thread_instructions(binary, path, out_prefix):
-    """Instructions of each thread of one parse of `path`, largest first."""
+def thread_instructions(argv, out_prefix):
+    """Instructions of each thread of one run of `argv`, largest first."""
     subprocess.run(["valgrind", "--tool=callgrind", "--separate-threads=yes",
-                    "--callgrind-out-file=" + out_prefix, binary, "--format", "jsonl",
-                    "--max-bytes", "4G", path],
+                    "--callgrind-out-file=" + out_prefix] + argv,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     counts = []
     directory, stem = os.path.split(out_prefix)
@@ -59,12 +61,20 @@ def run(ctx):
             path = ctx.input_file(fmt, SIZE)
             items, _ = count_item_lines([ctx.feedpull, "--format", "jsonl", path])
             progress("callgrind: %s" % name)
-            counts = thread_instructions(binary, path, os.path.join(work, fmt))
+            counts = thread_instructions([binary, "--format", "jsonl", "--max-bytes", "4G", path],
+                                         os.path.join(work, fmt))
             measured[fmt] = (name, os.path.getsize(path), items, counts[0], sum(counts))
+        for fmt, name in C_FORMATS:
+            path = ctx.input_file(fmt, SIZE)
+            items, _ = count_item_lines([ctx.sax_baseline, path])
+            progress("callgrind: C baseline, %s" % name)
+            counts = thread_instructions([ctx.sax_baseline, path], os.path.join(work, "c-" + fmt))
+            measured["c-" + fmt] = ("C baseline, " + name, os.path.getsize(path), items, counts[0],
+                                    sum(counts))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     rows = []
-    for fmt, _ in FORMATS:
+    for fmt in [fmt for fmt, _ in FORMATS] + ["c-" + fmt for fmt, _ in C_FORMATS]:
         name, size, items, parsing, total = measured[fmt]
         rows.append([name, "%d" % size, str(items), "%.1f M" % (parsing / 1e6),
                      "%.1f" % (parsing / size), "%.1f k" % (parsing / max(items, 1) / 1e3),
@@ -72,12 +82,19 @@ def run(ctx):
     rss_name, rss_size, rss_items, rss_parsing, _ = measured["rss20"]
     _, pod_size, _, pod_parsing, _ = measured["podcast"]
     _, _, json_items, json_parsing, _ = measured["json11"]
+    _, c_rss_size, _, c_rss, _ = measured["c-rss20"]
+    _, c_pod_size, _, c_pod, _ = measured["c-podcast"]
     notes = [
         "Podcast against RSS 2.0, instructions a byte (the proxy of issue 14's wall-time ratio, "
         "whose target is 0.7×): %.3f×. JSON Feed against RSS 2.0, instructions an item (the "
         "proxy of issue 13's time per item): %.2f×." % (
             (rss_parsing / rss_size) / (pod_parsing / pod_size),
             (json_parsing / max(json_items, 1)) / (rss_parsing / max(rss_items, 1))),
+        "The C baseline (one thread) doing the same job: its podcast against its RSS 2.0, "
+        "instructions a byte: %.3f×; feedpull's parsing thread against it, on the podcast %.2f× "
+        "its instructions, on RSS 2.0 %.2f×." % (
+            (c_rss / c_rss_size) / (c_pod / c_pod_size), pod_parsing / c_pod,
+            rss_parsing / c_rss),
         "One run each: the counts repeat to within 0.1%. All threads: start-up, the input "
         "preparer and the reader besides the parse.",
     ]

@@ -51,9 +51,10 @@ def tools(ctx):
     ]
 
 
-def compare_records(ctx, path):
+def compare_records(ctx, path, items_only=False):
     """Differences between feedpull's and the C baseline's records for one file (source, url
-    and elapsed_ms aside), so the table shows that both did the same work. None: not run."""
+    and elapsed_ms aside), so the table shows that both did the same work. None: not run.
+    `items_only`: the item records alone (the C baseline reads no channel-level namespaces)."""
     import json
     import subprocess
 
@@ -68,6 +69,8 @@ def compare_records(ctx, path):
     ours, limit = outputs
     differences = abs(len(ours) - len(limit))
     for a, b in zip(ours, limit):
+        if items_only and a.get("type") != "item":
+            continue
         for key in set(a) | set(b):
             if key not in ("source", "url", "elapsed_ms") and a.get(key) != b.get(key):
                 differences += 1
@@ -148,6 +151,10 @@ def run(ctx):
         same.append("%s: %s" % (fmt_name, "not comparable (output is not JSON Lines)"
                                 if differences is None else "identical" if differences == 0
                                 else "%d fields differ" % differences))
+    differences = compare_records(ctx, ctx.input_file("podcast", SIZES[0][0]), items_only=True)
+    same.append("podcast items: %s" % ("not comparable (output is not JSON Lines)"
+                                       if differences is None else "identical" if differences == 0
+                                       else "%d fields differ" % differences))
     notes.append("Same work: feedpull's records and the C baseline's on the 1 MB inputs, "
                  "field by field (source, url, elapsed_ms aside): " + "; ".join(same) + ".")
     wall, rss = startup_floor(ctx)
@@ -160,13 +167,14 @@ def run(ctx):
                 ["input", "tool", "MB/s", "seconds", "vs C", "items", "target"], rows, notes)
 
 
-def measure_feedpull(ctx, feedpull, fmt, name):
+def measure_feedpull(ctx, feedpull, fmt, name, also=None):
     """feedpull on a generated 100 MB file of `fmt`, its runs taking turns with feedpull on the
     100 MB RSS 2.0 file: the file, its size, the items printed, the runs, their seconds and
-    MB/s, the RSS 2.0 runs' median seconds, and the RSS 2.0 runs. The ratios of issues 13 and 14 are taken
-    against those turns, not against the RSS 2.0 row above: that row's turns also run the
-    peers (FeedKit holds gigabytes for half a minute), which slows whatever runs next, so a
-    figure from another block of runs would flatter the feed measured here."""
+    MB/s, the RSS 2.0 runs' median seconds, the RSS 2.0 runs, and the runs of `also` (an
+    argv for the file, taking its turn after feedpull's; [] when None). The ratios of issues 13
+    and 14 are taken against those turns, not against the RSS 2.0 row above: that row's turns
+    also run the peers (FeedKit holds gigabytes for half a minute), which slows whatever runs
+    next, so a figure from another block of runs would flatter the feed measured here."""
     path = ctx.input_file(fmt, 100_000_000)
     rss20 = ctx.input_file("rss20", 100_000_000)
     actual = os.path.getsize(path)
@@ -176,16 +184,19 @@ def measure_feedpull(ctx, feedpull, fmt, name):
         items, _ = count_item_lines(feedpull.argv_for(path), stdin=stdin, timeout=RUN_TIMEOUT)
     runs = []
     rss20_runs = []
+    also_runs = []
+    turns = [(feedpull.argv_for(rss20), rss20_runs), (feedpull.argv_for(path), runs)]
+    if also:
+        turns.append((also, also_runs))
     for _ in range(ctx.runs):
-        for target, into in ((rss20, rss20_runs), (path, runs)):
+        for argv, into in turns:
             with open(os.devnull, "rb") as stdin:
-                into.append(run_measured(feedpull.argv_for(target), stdin=stdin,
-                                         timeout=RUN_TIMEOUT))
+                into.append(run_measured(argv, stdin=stdin, timeout=RUN_TIMEOUT))
     seconds = Stats(m.wall for m in runs)
     throughput = Stats(actual / 1e6 / m.wall for m in runs)
     # Per 10^8 bytes, as the RSS 2.0 file is within a few bytes of 100 MB.
     rss20_seconds = Stats(m.wall for m in rss20_runs).median * 100_000_000 / rss20_size
-    return path, actual, items, runs, seconds, throughput, rss20_seconds, rss20_runs
+    return path, actual, items, runs, seconds, throughput, rss20_seconds, rss20_runs, also_runs
 
 
 def rss20_items(rows):
@@ -203,7 +214,7 @@ def json_feed_rows(ctx, feedpull, rss20_item_count):
     """issue 13: a 100 MB JSON Feed (generate.py's RSS 2.0 items, same texts, as JSON Feed
     1.1) against the same items as RSS 2.0: time per item, since JSON spends fewer bytes on
     each item and so holds more of them in 100 MB."""
-    path, actual, items, runs, seconds, throughput, rss20_median, _ = measure_feedpull(
+    path, actual, items, runs, seconds, throughput, rss20_median, _, _ = measure_feedpull(
         ctx, feedpull, "json11", "JSON Feed")
     target = ""
     if rss20_item_count and items:
@@ -228,10 +239,15 @@ def json_feed_rows(ctx, feedpull, rss20_item_count):
 
 def podcast_rows(ctx, feedpull):
     """issue 14: the same items as RSS 2.0 with iTunes and Podcasting 2.0 tags on every item,
-    feedpull only (the C baseline reads no namespaces), against feedpull on RSS 2.0 in the
-    same turns."""
-    path, actual, items, runs, seconds, throughput, rss20_median, rss20_runs = measure_feedpull(
-        ctx, feedpull, "podcast", "podcast")
+    against feedpull on RSS 2.0 in the same turns, and the C baseline on the same file doing
+    the same job (it writes the items' `itunes` and `podcast` objects too: the records are
+    compared in the notes) in the same turns."""
+    c_argv = [ctx.sax_baseline, ctx.input_file("podcast", 100_000_000)]
+    (path, actual, items, runs, seconds, throughput, rss20_median, rss20_runs,
+     c_runs) = measure_feedpull(ctx, feedpull, "podcast", "podcast", also=c_argv)
+    with open(os.devnull, "rb") as stdin:
+        c_items, _ = count_item_lines(c_argv, stdin=stdin, timeout=RUN_TIMEOUT)
+    c_seconds = Stats(m.wall for m in c_runs)
     ratio = (actual / seconds.median) / (100_000_000 / rss20_median)
     # Two more readings of the same turns, as a loaded host moves the medians by a tenth: the
     # fastest run of each (a host's interference only adds time) and the CPU time (both
@@ -244,4 +260,8 @@ def podcast_rows(ctx, feedpull):
               "%.3f s in the same turns)" % (PODCAST_RATIO, verdict(ratio >= PODCAST_RATIO),
                                               ratio, fastest, cpu, rss20_median))
     return [["podcast 100 MB", "feedpull" + exit_note(runs), throughput.format(1),
-             seconds.format(3), "", str(items), target]]
+             seconds.format(3), "%.2f×" % (c_seconds.median / seconds.median), str(items),
+             target],
+            ["podcast 100 MB", "C SAX push (limit), the same job" + exit_note(c_runs),
+             Stats(actual / 1e6 / m.wall for m in c_runs).format(1), c_seconds.format(3),
+             "1.00×", str(c_items), ""]]
