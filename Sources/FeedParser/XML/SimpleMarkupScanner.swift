@@ -171,13 +171,14 @@ final class SimpleMarkupScanner {
       guard tagStart &+ 1 < count else { return .rest }
       guard Self.isPlainText(base, from: position, to: tagStart) else { return notSimpleParent }
       if base[tagStart &+ 1] == UInt8(ascii: "/") {
-        guard let end = endTag(base, count, at: tagStart, of: parts[0].name) else {
-          return tagStart &+ 2 &+ (parts[0].name.end &- parts[0].name.start) >= count
-            ? .rest : .construct(end: startTagEnd)
+        switch endTag(base, count, at: tagStart, of: parts[0].name) {
+        case .end(let end):
+          gapStart = position
+          gapEnd = tagStart
+          return .element(end: end)
+        case .other: return .construct(end: startTagEnd)
+        case .cutOff: return .rest
         }
-        gapStart = position
-        gapEnd = tagStart
-        return .element(end: end)
       }
       // A child: childless, or the element is libxml2's.
       guard partCount <= Self.maximumChildren, partCount > 1 || !isKnownNotParent else {
@@ -198,12 +199,17 @@ final class SimpleMarkupScanner {
             base + childTagEnd, Int32(UInt8(ascii: "<")), count &- childTagEnd)
         else { return .rest }
         let childTextEnd = UnsafeRawPointer(textEnd) - UnsafeRawPointer(base)
-        guard Self.isPlainText(base, from: childTagEnd, to: childTextEnd),
-          let end = endTag(base, count, at: childTextEnd, of: parts[child].name)
-        else { return notSimpleParent }
+        guard Self.isPlainText(base, from: childTagEnd, to: childTextEnd) else {
+          return notSimpleParent
+        }
+        switch endTag(base, count, at: childTextEnd, of: parts[child].name) {
+        case .end(let end): position = end
+        case .other: return notSimpleParent
+        // The piece ends: nothing is known of the parent yet.
+        case .cutOff: return .rest
+        }
         parts[child].textStart = childTagEnd
         parts[child].textEnd = childTextEnd
-        position = end
       case .notSimple: return notSimpleParent
       case .cutOff: return .rest
       }
@@ -221,7 +227,9 @@ final class SimpleMarkupScanner {
     _ base: UnsafePointer<UInt8>, _ count: Int, at start: Int, into part: Int
   ) -> StartTag {
     var position = start &+ 1
-    guard let elementName = Self.name(base, count, at: &position) else { return .notSimple }
+    guard let elementName = Self.name(base, count, at: &position) else {
+      return Self.isCutOffName(base, count, at: position) ? .cutOff : .notSimple
+    }
     parts[part].name = elementName
     parts[part].attributesStart = attributeCount
     defer { parts[part].attributesEnd = attributeCount }
@@ -236,7 +244,7 @@ final class SimpleMarkupScanner {
         return .closed(end: position &+ 2)
       }
       guard spaced, let attributeName = Self.name(base, count, at: &position) else {
-        return .notSimple
+        return spaced && Self.isCutOffName(base, count, at: position) ? .cutOff : .notSimple
       }
       _ = Self.skipSpace(base, count, at: &position)
       guard position < count else { return .cutOff }
@@ -310,20 +318,51 @@ final class SimpleMarkupScanner {
     return memchr(base + index, Int32(quote), count &- index) == nil ? .cutOff : .notPlain
   }
 
-  /// Past the end tag at `start` (its `<`) when it closes `name`; nil otherwise, or when the
-  /// piece cuts it off.
+  /// What the tag at `start` (its `<`) is to an element named `name`.
+  private enum EndTag {
+    /// Its end tag, ending before this offset.
+    case end(Int)
+    /// Another tag, or an end tag that libxml2 must judge.
+    case other
+    /// The piece ends before it could tell.
+    case cutOff
+  }
+
+  /// Whether the tag at `start` (its `<`) ends the element named `name`. A piece that cuts the
+  /// tag off says nothing: taken for `other`, it marked a podcast's `alternateEnclosure` as not a
+  /// simple parent when a 64 KB read ended inside one, and libxml2 read every later one.
   private func endTag(_ base: UnsafePointer<UInt8>, _ count: Int, at start: Int, of name: Name)
-    -> Int?
+    -> EndTag
   {
+    guard start &+ 1 < count else { return .cutOff }
+    guard base[start &+ 1] == UInt8(ascii: "/") else { return .other }
     let nameLength = name.end &- name.start
     var position = start &+ 2
-    guard position &+ nameLength < count, base[start &+ 1] == UInt8(ascii: "/"),
-      memcmp(base + position, base + name.start, nameLength) == 0
-    else { return nil }
+    // What the piece holds of the name must match; then all of it, and what follows.
+    let available = min(nameLength, count &- position)
+    guard memcmp(base + position, base + name.start, available) == 0 else { return .other }
+    guard position &+ nameLength < count else { return .cutOff }
     position &+= nameLength
     _ = Self.skipSpace(base, count, at: &position)
-    guard position < count, base[position] == UInt8(ascii: ">") else { return nil }
-    return position &+ 1
+    guard position < count else { return .cutOff }
+    return base[position] == UInt8(ascii: ">") ? .end(position &+ 1) : .other
+  }
+
+  /// Whether the bytes from `position` to the end of the piece could begin a name that goes
+  /// on in the next piece: then `name` found none only because the piece ended.
+  private static func isCutOffName(_ base: UnsafePointer<UInt8>, _ count: Int, at position: Int)
+    -> Bool
+  {
+    let classes = NameByteClasses.table
+    var index = position
+    while index < count {
+      let byte = base[index]
+      guard classes[Int(byte)] & NameByteClasses.inName != 0 || byte == UInt8(ascii: ":") else {
+        return false
+      }
+      index &+= 1
+    }
+    return true
   }
 
   private func append(_ attribute: Attribute) {
