@@ -28,8 +28,17 @@ public struct PodcastInfo: Sendable, Equatable {
     public var href: String?
     /// A URL of the person's picture, resolved.
     public var img: String?
-    /// A person with a name; the attributes are set after.
-    public init(name: String? = nil) { self.name = name }
+    /// A person as given; every part may be nil.
+    public init(
+      name: String? = nil, role: String? = nil, group: String? = nil, href: String? = nil,
+      img: String? = nil
+    ) {
+      self.name = name
+      self.role = role
+      self.group = group
+      self.href = href
+      self.img = img
+    }
   }
   /// `podcast:location`: what the show or episode is about, as a place.
   public struct Location: Sendable, Equatable {
@@ -134,8 +143,15 @@ public struct PodcastInfo: Sendable, Equatable {
     public var language: String?
     /// `captions` when the file is timed for closed captions; nil for a plain transcript.
     public var rel: String?
-    /// A transcript at `url`.
-    public init(url: String? = nil) { self.url = url }
+    /// A transcript as given; every part may be nil.
+    public init(
+      url: String? = nil, type: String? = nil, language: String? = nil, rel: String? = nil
+    ) {
+      self.url = url
+      self.type = type
+      self.language = language
+      self.rel = rel
+    }
   }
   /// `podcast:chapters`: a JSON chapters file.
   public struct Chapters: Sendable, Equatable {
@@ -208,8 +224,20 @@ public struct PodcastInfo: Sendable, Equatable {
     public var isDefault: Bool?
     /// URLs where the same file can be fetched (`podcast:source`), resolved, in document order.
     public var sources: [String] = []
-    /// A rendition of `type`; the sources are added as their elements are read.
-    public init(type: String? = nil) { self.type = type }
+    /// A rendition as given; the sources are added as their elements are read.
+    public init(
+      type: String? = nil, length: Int64? = nil, bitrate: Double? = nil, height: Int? = nil,
+      lang: String? = nil, title: String? = nil, rel: String? = nil, isDefault: Bool? = nil
+    ) {
+      self.type = type
+      self.length = length
+      self.bitrate = bitrate
+      self.height = height
+      self.lang = lang
+      self.title = title
+      self.rel = rel
+      self.isDefault = isDefault
+    }
   }
 
   // Channel.
