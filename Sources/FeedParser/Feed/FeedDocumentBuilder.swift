@@ -334,25 +334,31 @@ final class FeedDocumentBuilder {
   }
 
   private func finish(_ capture: TextCapture) {
+    // The text moves out of the builder for the calls below and back after: passed from the
+    // builder's property, each call retained and released the buffer (a class's stored array
+    // may change during a call), once for every field of every item.
+    var buffer: [UInt8] = []
+    swap(&buffer, &textBuffer)
     defer {
-      if textBuffer.capacity <= 1 << 16 {
-        textBuffer.clearKeepingCapacity()
+      if buffer.capacity <= 1 << 16 {
+        buffer.clearKeepingCapacity()
+        swap(&buffer, &textBuffer)
       } else {
         textBuffer = []
       }
     }
     guard case .core = capture.route else {
-      let read = textBuffer.withUnsafeBufferPointer {
+      let read = buffer.withUnsafeBufferPointer {
         finishNamespacedValue(capture.route, bytes: $0)
       }
-      if !read { finishNamespaced(capture, text: String(decoding: textBuffer, as: UTF8.self)) }
+      if !read { finishNamespaced(capture, text: String(decoding: buffer, as: UTF8.self)) }
       return
     }
     if item != nil && capture.element.isItemBody && !capture.isBase64 {
-      assignItemBody(capture, utf8: textBuffer)
+      assignItemBody(capture, utf8: buffer)
       return
     }
-    var text = String(decoding: textBuffer, as: UTF8.self)
+    var text = String(decoding: buffer, as: UTF8.self)
     if capture.isBase64, let decoded = Base64Text.decode(text) { text = decoded }
     assign(capture, text: text)
   }

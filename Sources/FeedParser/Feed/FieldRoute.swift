@@ -58,6 +58,9 @@ extension NamespacedRecord {
     guard !term.isEmpty else { return }
     // Most categories of most feeds: a plain term while no tag has been kept.
     if isCore && scheme == nil && label == nil && tags.isEmpty {
+      // Room for four at the first: an item has a few, and one at a time the list was
+      // allocated three times for three.
+      if categories.isEmpty { categories.reserveCapacity(4) }
       categories.append(term)
       return
     }

@@ -81,7 +81,17 @@ enum ITunesFields {
       case .type: itunes.type = trimmed
       case .newFeedURL: itunes.newFeedURL = NamespaceScope.resolve(trimmed, against: base)
       case .keywords:
-        for word in keywords where !itunes.keywords.contains(word) { itunes.keywords.append(word) }
+        // The first list as it came, unless a word repeats in it: appended a word at a time it
+        // was allocated three times for three words.
+        if itunes.keywords.isEmpty
+          && keywords.indices.allSatisfy({ !keywords[..<$0].contains(keywords[$0]) })
+        {
+          itunes.keywords = keywords
+        } else {
+          for word in keywords where !itunes.keywords.contains(word) {
+            itunes.keywords.append(word)
+          }
+        }
       case .title: itunes.title = trimmed
       case .subtitle: itunes.subtitle = text
       case .summary: itunes.summary = text

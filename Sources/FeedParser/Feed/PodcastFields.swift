@@ -57,6 +57,7 @@ enum PodcastFields {
       case .locked: podcast.lockedOwner = text("owner")
       case .funding: podcast.funding.append(.init(url: url("url")))
       case .person:
+        if podcast.persons.isEmpty { podcast.persons.reserveCapacity(4) }
         podcast.persons.append(newPerson())
       case .location:
         var location = PodcastInfo.Location()
