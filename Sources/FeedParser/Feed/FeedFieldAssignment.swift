@@ -155,9 +155,11 @@ extension FeedDocumentBuilder {
   /// dc:subject): a plain term, and a tag when it has a scheme or label.
   func addCategory(_ term: String, scheme: String? = nil, label: String? = nil) {
     if item != nil {
-      item!.addCategory(term, scheme: scheme, label: label, isCore: true)
+      item!.addCategory(
+        term, scheme: scheme, label: label, isCore: true, index: &itemScope.tagIndex)
     } else {
-      channel.addCategory(term, scheme: scheme, label: label, isCore: true)
+      channel.addCategory(
+        term, scheme: scheme, label: label, isCore: true, index: &channelScope.tagIndex)
     }
   }
 
@@ -244,7 +246,7 @@ extension FeedDocumentBuilder {
       }
     } else if !isInImage && !href.isEmpty {
       if rel == "hub" {
-        if !channel.hubs.contains(href) { channel.hubs.append(href) }
+        DistinctList.append(href, to: &channel.hubs, index: &channelScope.hubIndex)
       } else if rel == "self" {
         channel.selfLink = href
       } else if rel == "alternate" && isHTML {

@@ -52,8 +52,11 @@ extension FeedChannel: NamespacedRecord {
 extension NamespacedRecord {
   /// A category with a scheme or label. `categories` keeps the plain terms of the core
   /// elements; `tags` is kept only once one category has a scheme or label, and then holds
-  /// every category, each (term, scheme, label) once, in document order.
-  mutating func addCategory(_ term: String, scheme: String?, label: String?, isCore: Bool) {
+  /// every category, each (term, scheme, label) once, in document order. `index` is the
+  /// record's `NamespaceScope.tagIndex`.
+  mutating func addCategory(
+    _ term: String, scheme: String?, label: String?, isCore: Bool, index: inout Set<FeedTag>?
+  ) {
     let term = term.trimmingSpaces()
     guard !term.isEmpty else { return }
     // Most categories of most feeds: a plain term while no tag has been kept.
@@ -71,40 +74,37 @@ extension NamespacedRecord {
         if isCore { categories.append(term) }
         return
       }
-      Self.addPlainTags(categories, to: &tags)
+      Self.addPlainTags(categories, to: &tags, index: &index)
     }
     if isCore { categories.append(term) }
-    let tag = FeedTag(term: term, scheme: scheme, label: label)
-    if !tags.contains(tag) { tags.append(tag) }
+    DistinctList.append(FeedTag(term: term, scheme: scheme, label: label), to: &tags, index: &index)
   }
 
   /// `addCategory` for terms that share one scheme and no label (iTunes keywords), with the
-  /// tag list reached and grown once rather than once a term. `terms` are trimmed and not empty.
-  mutating func addTags(_ terms: [String], scheme: String) {
+  /// tag list reached once rather than once a term. `terms` are trimmed and not empty.
+  mutating func addTags(_ terms: [String], scheme: String, index: inout Set<FeedTag>?) {
     guard !terms.isEmpty else { return }
     let plain = tags.isEmpty ? categories : []
-    Self.addTags(terms, scheme: scheme, after: plain, to: &tags)
+    Self.addTags(terms, scheme: scheme, after: plain, to: &tags, index: &index)
   }
 
   private static func addTags(
-    _ terms: [String], scheme: String, after plain: [String], to tags: inout [FeedTag]
+    _ terms: [String], scheme: String, after plain: [String], to tags: inout [FeedTag],
+    index: inout Set<FeedTag>?
   ) {
     tags.reserveCapacity(tags.count + plain.count + terms.count)
-    addPlainTags(plain, to: &tags)
-    // The scheme first: it is one shared string (equal at once) or another (unequal at once),
-    // while terms are compared byte by byte.
-    for term in terms
-    where !tags.contains(where: { $0.scheme == scheme && $0.label == nil && $0.term == term }) {
-      tags.append(FeedTag(term: term, scheme: scheme))
+    addPlainTags(plain, to: &tags, index: &index)
+    for term in terms {
+      DistinctList.append(FeedTag(term: term, scheme: scheme), to: &tags, index: &index)
     }
   }
 
   /// The plain categories read before the first tag, as tags: once one category has a scheme
   /// or label, `tags` holds them all.
-  private static func addPlainTags(_ plain: [String], to tags: inout [FeedTag]) {
-    for term in plain where !tags.contains(where: { $0.term == term }) {
-      tags.append(FeedTag(term: term))
-    }
+  private static func addPlainTags(
+    _ plain: [String], to tags: inout [FeedTag], index: inout Set<FeedTag>?
+  ) {
+    for term in plain { DistinctList.append(FeedTag(term: term), to: &tags, index: &index) }
   }
 
   static func nonEmpty(_ text: String) -> String? {

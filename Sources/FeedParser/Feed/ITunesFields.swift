@@ -51,7 +51,8 @@ enum ITunesFields {
         scope.iTunesCategoryPath.append((scope.depth, term))
         let path = scope.iTunesCategoryPath.map(\.term)
         record.withITunes { $0.categories.append(path) }
-        record.addCategory(term, scheme: tagScheme, label: nil, isCore: false)
+        record.addCategory(
+          term, scheme: tagScheme, label: nil, isCore: false, index: &scope.tagIndex)
       }
       return .children
     default:
@@ -81,15 +82,15 @@ enum ITunesFields {
       case .type: itunes.type = trimmed
       case .newFeedURL: itunes.newFeedURL = NamespaceScope.resolve(trimmed, against: base)
       case .keywords:
-        // The first list as it came, unless a word repeats in it: appended a word at a time it
-        // was allocated three times for three words.
-        if itunes.keywords.isEmpty
-          && keywords.indices.allSatisfy({ !keywords[..<$0].contains(keywords[$0]) })
+        // A short first list as it came, unless a word repeats in it: appended a word at a
+        // time it was allocated three times for three words.
+        if itunes.keywords.isEmpty && keywords.count <= DistinctList.scanLimit
+          && !DistinctList.hasRepeats(keywords)
         {
           itunes.keywords = keywords
         } else {
-          for word in keywords where !itunes.keywords.contains(word) {
-            itunes.keywords.append(word)
+          for word in keywords {
+            DistinctList.append(word, to: &itunes.keywords, index: &scope.iTunesKeywordIndex)
           }
         }
       case .title: itunes.title = trimmed
@@ -108,7 +109,7 @@ enum ITunesFields {
       case .owner, .image, .category: break
       }
     }
-    record.addTags(keywords, scheme: tagScheme)
+    record.addTags(keywords, scheme: tagScheme, index: &scope.tagIndex)
   }
 
   /// A number or flag read from an element's trimmed, non-empty bytes (see

@@ -132,14 +132,14 @@ enum MediaFields {
         media.description = text
         media.descriptionType = type
       case .keywords:
-        for word in ListText.commaSeparated(trimmed) where !media.keywords.contains(word) {
-          media.keywords.append(word)
+        for word in ListText.commaSeparated(trimmed) {
+          DistinctList.append(word, to: &media.keywords, index: &scope.mediaKeywordIndex)
         }
       case .category where !trimmed.isEmpty:
         let tag = FeedTag(
           term: trimmed, scheme: first.flatMap(Record.nonEmpty) ?? categoryScheme,
           label: second.flatMap(Record.nonEmpty))
-        if !media.categories.contains(tag) { media.categories.append(tag) }
+        DistinctList.append(tag, to: &media.categories, index: &scope.mediaCategoryIndex)
       case .credit where !trimmed.isEmpty:
         media.credits.append(
           MediaInfo.Credit(
@@ -172,7 +172,7 @@ enum MediaFields {
     if element == .category, !trimmed.isEmpty {
       record.addCategory(
         trimmed, scheme: first.flatMap(Record.nonEmpty) ?? categoryScheme,
-        label: second.flatMap(Record.nonEmpty), isCore: false)
+        label: second.flatMap(Record.nonEmpty), isCore: false, index: &scope.tagIndex)
     }
   }
 

@@ -31,6 +31,14 @@ struct NamespaceScope {
   var pendingAttributes: (String?, String?) = (nil, nil)
   /// Extension text kept so far in this record (bounded).
   var extensionBytes = 0
+  /// The values of the record's lists that keep each value once, once a list is long
+  /// (`DistinctList`): its tags, its iTunes keywords, its Media RSS keywords and categories,
+  /// the channel's hubs.
+  var tagIndex: Set<FeedTag>?
+  var iTunesKeywordIndex: Set<String>?
+  var mediaKeywordIndex: Set<String>?
+  var mediaCategoryIndex: Set<FeedTag>?
+  var hubIndex: Set<String>?
 
   init(isItem: Bool) { self.isItem = isItem }
 
