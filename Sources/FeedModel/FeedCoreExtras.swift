@@ -15,6 +15,22 @@ public struct FeedTag: Sendable, Equatable, Hashable {
     self.scheme = scheme
     self.label = label
   }
+
+  /// Equal when all three parts are. The scheme is compared first: a record's tags mostly
+  /// share a few schemes (one string, equal at once) or differ in them, while the terms differ
+  /// and a term that is not ASCII is compared through Unicode's canonical equivalence.
+  public static func == (lhs: FeedTag, rhs: FeedTag) -> Bool {
+    same(lhs.scheme, rhs.scheme) && same(lhs.label, rhs.label) && lhs.term == rhs.term
+  }
+
+  /// `==` on two optional strings without `Optional`'s generic one, which copied each through
+  /// its value witnesses (about seventy instructions a comparison).
+  @inline(__always)
+  private static func same(_ lhs: String?, _ rhs: String?) -> Bool {
+    guard let lhs else { return rhs == nil }
+    guard let rhs else { return false }
+    return lhs == rhs
+  }
 }
 
 /// Where an item was first published (RSS `<source>`, Atom `<source>`): aggregated feeds name

@@ -11,6 +11,7 @@ enum DistinctList {
   /// Appends `value` to `list` unless the list holds an equal one. `index` is nil while the
   /// list is short, and then its values; every addition to `list` goes through here, so that
   /// the two stay equal.
+  @inline(__always)
   static func append<Value: Hashable>(
     _ value: Value, to list: inout [Value], index: inout Set<Value>?
   ) {
@@ -26,6 +27,7 @@ enum DistinctList {
 
   /// Whether a short list holds a value twice (a scan of every pair: for lists of at most
   /// `scanLimit`).
+  @inline(__always)
   static func hasRepeats<Value: Equatable>(_ list: [Value]) -> Bool {
     list.indices.contains { list[..<$0].contains(list[$0]) }
   }
