@@ -108,8 +108,8 @@ import Testing
     #expect(parser.finish().failure?.kind == .notAFeed)
   }
 
-  /// Lists that keep each value once (tags, iTunes and Media RSS keywords and categories, hubs)
-  /// grow in linear time: with a scan for each addition, a hostile item's 20,000 categories
+  /// Lists that keep each value once (tags, iTunes and Media RSS keywords and categories, hubs,
+  /// enclosures by URL) grow in linear time: with a scan for each addition, a hostile item's 20,000 categories
   /// took 8.5 s (release build), and 40,000 of each here would take minutes. Every value is
   /// given twice; each must be kept once, in document order.
   @Test func longListsOfDistinctValuesStayLinear() {
@@ -120,12 +120,15 @@ import Testing
     let categories = twice.map { "<category domain='d'>\($0)</category>" }.joined()
     let mediaCategories = twice.map { "<media:category>\($0)</media:category>" }.joined()
     let hubs = twice.map { "<atom:link rel='hub' href='https://h.example/\($0)'/>" }.joined()
+    let enclosures =
+      terms.map { "<enclosure url='https://e.example/\($0)'/>" }.joined()
+      + terms.map { "<enclosure url='https://e.example/\($0)' type='audio/mpeg'/>" }.joined()
     let text = """
       <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
         xmlns:media="http://search.yahoo.com/mrss/" xmlns:atom="http://www.w3.org/2005/Atom">
       <channel><title>t</title>\(hubs)<item><title>i</title>\(categories)
       <itunes:keywords>\(words)</itunes:keywords><media:keywords>\(words)</media:keywords>
-      \(mediaCategories)</item></channel></rss>
+      \(mediaCategories)\(enclosures)</item></channel></rss>
       """
     let clock = ContinuousClock()
     var outcome: ParseOutcome?
@@ -135,6 +138,9 @@ import Testing
     #expect(item?.itunes?.keywords == terms)
     #expect(item?.media?.keywords == terms)
     #expect(item?.media?.categories.map(\.term) == terms)
+    // An enclosure given again completes the first (its type), as a podcast's two do.
+    #expect(item?.enclosures.map(\.url) == terms.map { "https://e.example/\($0)" })
+    #expect(item?.enclosures.allSatisfy { $0.type == "audio/mpeg" } == true)
     // The RSS categories with their domain, then the keywords as iTunes tags, then the media
     // categories with Media RSS's scheme: each (term, scheme) once.
     #expect(item?.tags.count == 3 * count)

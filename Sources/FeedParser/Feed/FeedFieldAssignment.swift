@@ -196,7 +196,7 @@ extension FeedDocumentBuilder {
   /// Podcasts name one file twice, as `enclosure` and as `media:content`: keep the first, and
   /// let the second fill in a type or length the first lacked.
   private func appendEnclosure(_ enclosure: FeedEnclosure) {
-    if let index = item!.item.enclosures.firstIndex(where: { $0.url == enclosure.url }) {
+    if let index = enclosurePosition(enclosure.url) {
       if item!.item.enclosures[index].type == nil {
         item!.item.enclosures[index].type = enclosure.type
       }
@@ -205,7 +205,27 @@ extension FeedDocumentBuilder {
       }
       return
     }
+    if itemScope.enclosureIndex != nil {
+      itemScope.enclosureIndex![enclosure.url] = item!.item.enclosures.count
+    }
     item!.item.enclosures.append(enclosure)
+  }
+
+  /// Where the item's enclosure of `url` is: a scan while the item has few, then a table kept
+  /// in the item's scope (see `DistinctList`; 40,000 enclosures took 4.6 s with a scan each).
+  private func enclosurePosition(_ url: String) -> Int? {
+    let enclosures = item!.item.enclosures
+    if itemScope.enclosureIndex == nil {
+      if enclosures.count < DistinctList.scanLimit {
+        return enclosures.firstIndex { $0.url == url }
+      }
+      var index: [String: Int] = [:]
+      for (position, enclosure) in enclosures.enumerated() where index[enclosure.url] == nil {
+        index[enclosure.url] = position
+      }
+      itemScope.enclosureIndex = index
+    }
+    return itemScope.enclosureIndex![url]
   }
 
   /// An Atom link, or an `atom:link` in RSS. Like feedparser: `rel` defaults to `alternate`,

@@ -39,6 +39,8 @@ struct NamespaceScope {
   var mediaKeywordIndex: Set<String>?
   var mediaCategoryIndex: Set<FeedTag>?
   var hubIndex: Set<String>?
+  /// The position of each of an item's enclosures by URL, once it has many.
+  var enclosureIndex: [String: Int]?
 
   init(isItem: Bool) { self.isItem = isItem }
 
