@@ -128,7 +128,9 @@ import Testing
         xmlns:media="http://search.yahoo.com/mrss/" xmlns:atom="http://www.w3.org/2005/Atom">
       <channel><title>t</title>\(hubs)<item><title>i</title>\(categories)
       <itunes:keywords>\(words)</itunes:keywords><media:keywords>\(words)</media:keywords>
-      \(mediaCategories)\(enclosures)</item></channel></rss>
+      \(mediaCategories)\(enclosures)</item>
+      <item><title>j</title>\(twice.map { "<itunes:keywords>\($0)</itunes:keywords>" }.joined())</item>
+      </channel></rss>
       """
     let clock = ContinuousClock()
     var outcome: ParseOutcome?
@@ -145,6 +147,10 @@ import Testing
     // categories with Media RSS's scheme: each (term, scheme) once.
     #expect(item?.tags.count == 3 * count)
     #expect(item?.tags.prefix(count).map(\.term) == terms)
+    // One keyword an element: the tag list must not be copied at each.
+    let second = outcome?.items.dropFirst().first
+    #expect(second?.itunes?.keywords == terms)
+    #expect(second?.tags.map(\.term) == terms)
     #expect(elapsed < .seconds(20))
   }
 }

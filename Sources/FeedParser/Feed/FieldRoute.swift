@@ -92,7 +92,10 @@ extension NamespacedRecord {
     _ terms: [String], scheme: String, after plain: [String], to tags: inout [FeedTag],
     index: inout Set<FeedTag>?
   ) {
-    tags.reserveCapacity(tags.count + plain.count + terms.count)
+    // Room for all at the first only: reserved to the exact count at every call, the list was
+    // copied whole once for every `itunes:keywords` element (40,000 of them took 0.6 s, 80,000
+    // 1.9 s).
+    if tags.isEmpty { tags.reserveCapacity(plain.count + terms.count) }
     addPlainTags(plain, to: &tags, index: &index)
     for term in terms {
       DistinctList.append(FeedTag(term: term, scheme: scheme), to: &tags, index: &index)
