@@ -41,20 +41,24 @@ static void attr(const unsigned char **attrs, int count, const char *name, buf *
   }
 }
 
-static int integer(const char *s, size_t n, long *out) {
-  char digits[24], *end;
-  if (!n || n >= sizeof digits) return 0;
+/* The n bytes at s as a C string in digits (40 bytes); 0 when empty or too long for a number. */
+static int terminated(const char *s, size_t n, char digits[40]) {
+  if (!n || n >= 40) return 0;
   memcpy(digits, s, n);
   digits[n] = 0;
+  return 1;
+}
+
+static int integer(const char *s, size_t n, long *out) {
+  char digits[40], *end;
+  if (!terminated(s, n, digits)) return 0;
   *out = strtol(digits, &end, 10);
   return !*end;
 }
 
 static int number(const char *s, size_t n, double *out) {
   char digits[40], *end;
-  if (!n || n >= sizeof digits) return 0;
-  memcpy(digits, s, n);
-  digits[n] = 0;
+  if (!terminated(s, n, digits)) return 0;
   *out = strtod(digits, &end);
   return !*end;
 }
