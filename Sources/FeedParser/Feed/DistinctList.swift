@@ -25,10 +25,19 @@ enum DistinctList {
     if index!.insert(value).inserted { list.append(value) }
   }
 
-  /// Whether a short list holds a value twice (a scan of every pair: for lists of at most
-  /// `scanLimit`).
+  /// Appends each of `values` that `list` does not hold yet. A short first list without a
+  /// repeat is taken as it came (one array: appended a value at a time, three values were three
+  /// allocations).
   @inline(__always)
-  static func hasRepeats<Value: Equatable>(_ list: [Value]) -> Bool {
-    list.indices.contains { list[..<$0].contains(list[$0]) }
+  static func append<Value: Hashable>(
+    contentsOf values: [Value], to list: inout [Value], index: inout Set<Value>?
+  ) {
+    if list.isEmpty && values.count <= scanLimit
+      && !values.indices.contains(where: { values[..<$0].contains(values[$0]) })
+    {
+      list = values
+      return
+    }
+    for value in values { append(value, to: &list, index: &index) }
   }
 }

@@ -82,17 +82,8 @@ enum ITunesFields {
       case .type: itunes.type = trimmed
       case .newFeedURL: itunes.newFeedURL = NamespaceScope.resolve(trimmed, against: base)
       case .keywords:
-        // A short first list as it came, unless a word repeats in it: appended a word at a
-        // time it was allocated three times for three words.
-        if itunes.keywords.isEmpty && keywords.count <= DistinctList.scanLimit
-          && !DistinctList.hasRepeats(keywords)
-        {
-          itunes.keywords = keywords
-        } else {
-          for word in keywords {
-            DistinctList.append(word, to: &itunes.keywords, index: &scope.iTunesKeywordIndex)
-          }
-        }
+        DistinctList.append(
+          contentsOf: keywords, to: &itunes.keywords, index: &scope.iTunesKeywordIndex)
       case .title: itunes.title = trimmed
       case .subtitle: itunes.subtitle = text
       case .summary: itunes.summary = text

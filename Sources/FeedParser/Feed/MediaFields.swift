@@ -132,9 +132,9 @@ enum MediaFields {
         media.description = text
         media.descriptionType = type
       case .keywords:
-        for word in ListText.commaSeparated(trimmed) {
-          DistinctList.append(word, to: &media.keywords, index: &scope.mediaKeywordIndex)
-        }
+        DistinctList.append(
+          contentsOf: ListText.commaSeparated(trimmed), to: &media.keywords,
+          index: &scope.mediaKeywordIndex)
       case .category where !trimmed.isEmpty:
         let tag = FeedTag(
           term: trimmed, scheme: first.flatMap(Record.nonEmpty) ?? categoryScheme,
