@@ -23,7 +23,7 @@ extension BidirectionalCollection where Element == UInt8 {
 
 extension String {
   /// The text without surrounding XML white space (space, tab, CR, LF), without Foundation.
-  package func trimmingSpaces() -> String {
+  package consuming func trimmingSpaces() -> String {
     // Fast path: nothing to trim (ASCII white space is one UTF-8 byte at either end), read
     // from the contiguous UTF-8 (`utf8.last` walks the generic index path, a few hundred
     // instructions a call, and a copy for `withUTF8` costs a retain and a release; every

@@ -80,6 +80,9 @@ final class SimpleMarkupScanner {
   /// CDATA and long text): their children are not read twice, once as children and again one
   /// by one. A guess kept per name (a direct-mapped table of name keys); a wrong one costs time.
   private let notParents: UnsafeMutablePointer<UInt64>
+  /// `NameByteClasses.table`, read once: a lazily made global costs a `swift_once` call at
+  /// every read, and an element reads it for every name (40,000 calls in a 5 MB podcast feed).
+  private let nameClasses = NameByteClasses.table
   /// The attributes of every part, in a buffer kept from element to element.
   @exclusivity(unchecked) private(set) var attributes: UnsafeMutablePointer<Attribute>
   @exclusivity(unchecked) private(set) var attributeCount = 0
@@ -227,8 +230,9 @@ final class SimpleMarkupScanner {
     _ base: UnsafePointer<UInt8>, _ count: Int, at start: Int, into part: Int
   ) -> StartTag {
     var position = start &+ 1
-    guard let elementName = Self.name(base, count, at: &position) else {
-      return Self.isCutOffName(base, count, at: position) ? .cutOff : .notSimple
+    guard let elementName = Self.name(base, count, at: &position, classes: nameClasses) else {
+      return Self.isCutOffName(base, count, at: position, classes: nameClasses)
+        ? .cutOff : .notSimple
     }
     parts[part].name = elementName
     parts[part].attributesStart = attributeCount
@@ -243,8 +247,10 @@ final class SimpleMarkupScanner {
         guard base[position &+ 1] == UInt8(ascii: ">") else { return .notSimple }
         return .closed(end: position &+ 2)
       }
-      guard spaced, let attributeName = Self.name(base, count, at: &position) else {
-        return spaced && Self.isCutOffName(base, count, at: position) ? .cutOff : .notSimple
+      guard spaced, let attributeName = Self.name(base, count, at: &position, classes: nameClasses)
+      else {
+        return spaced && Self.isCutOffName(base, count, at: position, classes: nameClasses)
+          ? .cutOff : .notSimple
       }
       _ = Self.skipSpace(base, count, at: &position)
       guard position < count else { return .cutOff }
@@ -350,10 +356,9 @@ final class SimpleMarkupScanner {
 
   /// Whether the bytes from `position` to the end of the piece could begin a name that goes
   /// on in the next piece: then `name` found none only because the piece ended.
-  private static func isCutOffName(_ base: UnsafePointer<UInt8>, _ count: Int, at position: Int)
-    -> Bool
-  {
-    let classes = NameByteClasses.table
+  private static func isCutOffName(
+    _ base: UnsafePointer<UInt8>, _ count: Int, at position: Int, classes: UnsafePointer<UInt8>
+  ) -> Bool {
     var index = position
     while index < count {
       let byte = base[index]
@@ -421,10 +426,10 @@ final class SimpleMarkupScanner {
 
   /// An ASCII name, `local` or `prefix:local`, followed by what may follow a name in a tag.
   @inline(__always)
-  private static func name(_ base: UnsafePointer<UInt8>, _ count: Int, at position: inout Int)
-    -> Name?
-  {
-    let classes = NameByteClasses.table
+  private static func name(
+    _ base: UnsafePointer<UInt8>, _ count: Int, at position: inout Int,
+    classes: UnsafePointer<UInt8>
+  ) -> Name? {
     var index = position
     guard index < count, classes[Int(base[index])] & NameByteClasses.start != 0 else { return nil }
     index &+= 1
