@@ -210,6 +210,25 @@ final class FeedDocumentBuilder {
     }
   }
 
+  /// The text of a childless element and its end, as `characters` (when `text` is not empty)
+  /// and `endElement` would take them. A namespaced field's reader gets the text where it
+  /// lies, without the copy into the capture buffer and the buffer's clearing after: a podcast
+  /// item has some thirteen such fields (docs/namespaces.md).
+  func endElement(withText text: UnsafeBufferPointer<UInt8>) {
+    guard !isStopped, capture?.depth == depth, capture?.isNamespacedText == true,
+      textBuffer.isEmpty
+    else {
+      if !text.isEmpty { characters(text) }
+      return endElement()
+    }
+    let field = capture.take()!
+    if !finishNamespacedValue(field.route, bytes: text) {
+      finishNamespaced(field, text: String(decoding: text, as: UTF8.self))
+    }
+    if let last = baseStack.last, last.depth == depth { baseStack.removeLast() }
+    depth -= 1
+  }
+
   func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard !isStopped else { return }
     if capture != nil {

@@ -37,13 +37,13 @@ enum MediaFields {
       content.medium = attributes.trimmedValue("medium")
       content.isDefault = attributes.value("isDefault").flatMap(boolean)
       content.expression = attributes.trimmedValue("expression")
-      content.bitrate = attributes.value("bitrate").flatMap(number)
-      content.framerate = attributes.value("framerate").flatMap(number)
-      content.samplingRate = attributes.value("samplingrate").flatMap(number)
-      content.channels = attributes.value("channels").flatMap(integer)
-      content.duration = attributes.value("duration").flatMap(number)
-      content.width = attributes.value("width").flatMap(integer)
-      content.height = attributes.value("height").flatMap(integer)
+      content.bitrate = attributes.decimal("bitrate")
+      content.framerate = attributes.decimal("framerate")
+      content.samplingRate = attributes.decimal("samplingrate")
+      content.channels = attributes.integer("channels")
+      content.duration = attributes.decimal("duration")
+      content.width = attributes.integer("width")
+      content.height = attributes.integer("height")
       content.lang = attributes.trimmedValue("lang")
       content.fileSize = attributes.value("fileSize").flatMap { Int64($0.trimmingSpaces()) }
       record.withMedia { $0.contents.append(content) }
@@ -52,8 +52,8 @@ enum MediaFields {
     case .thumbnail:
       guard let url = attributes.trimmedValue("url") else { return .ignore }
       var thumbnail = MediaInfo.Thumbnail(url: NamespaceScope.resolve(url, against: base))
-      thumbnail.width = attributes.value("width").flatMap(integer)
-      thumbnail.height = attributes.value("height").flatMap(integer)
+      thumbnail.width = attributes.integer("width")
+      thumbnail.height = attributes.integer("height")
       thumbnail.time = attributes.trimmedValue("time")
       record.withMedia { $0.thumbnails.append(thumbnail) }
       return .ignore
@@ -62,8 +62,8 @@ enum MediaFields {
       record.withMedia { media in
         guard media.player == nil else { return }
         var player = MediaInfo.Player(url: NamespaceScope.resolve(url, against: base))
-        player.width = attributes.value("width").flatMap(integer)
-        player.height = attributes.value("height").flatMap(integer)
+        player.width = attributes.integer("width")
+        player.height = attributes.integer("height")
         media.player = player
       }
       return .ignore
@@ -75,10 +75,10 @@ enum MediaFields {
         var community = media.community ?? MediaInfo.Community()
         guard community.starRating == nil else { return }
         var rating = MediaInfo.Community.StarRating()
-        rating.average = attributes.value("average").flatMap(number)
-        rating.count = attributes.value("count").flatMap(integer)
-        rating.min = attributes.value("min").flatMap(number)
-        rating.max = attributes.value("max").flatMap(number)
+        rating.average = attributes.decimal("average")
+        rating.count = attributes.integer("count")
+        rating.min = attributes.decimal("min")
+        rating.max = attributes.decimal("max")
         community.starRating = rating
         media.community = community
       }
@@ -86,9 +86,9 @@ enum MediaFields {
     case .statistics:
       record.withMedia { media in
         var community = media.community ?? MediaInfo.Community()
-        if community.views == nil { community.views = attributes.value("views").flatMap(integer) }
+        if community.views == nil { community.views = attributes.integer("views") }
         if community.favorites == nil {
-          community.favorites = attributes.value("favorites").flatMap(integer)
+          community.favorites = attributes.integer("favorites")
         }
         media.community = community
       }

@@ -38,6 +38,34 @@ extension FeedDocumentBuilder {
   }
 }
 
+extension XMLAttributes {
+  /// The attribute's value as `MediaFields.number` reads its text: from the bytes when they
+  /// are a plain decimal, else through the text.
+  func decimal(_ name: StaticString) -> Double? {
+    switch plainTrimmedBytes(name) {
+    case .absent: return nil
+    case .plain(let bytes):
+      if let value = NamespacedNumber.decimal(bytes) { return value }
+      if bytes.isEmpty { return nil }
+    case .encoded: break
+    }
+    return trimmedValue(name).flatMap(MediaFields.number)
+  }
+
+  /// The attribute's value as `Int(_:)` reads its trimmed text: from the bytes when they are
+  /// plain digits, else through the text.
+  func integer(_ name: StaticString) -> Int? {
+    switch plainTrimmedBytes(name) {
+    case .absent: return nil
+    case .plain(let bytes):
+      if let value = NamespacedNumber.integer(bytes) { return value }
+      if bytes.isEmpty { return nil }
+    case .encoded: break
+    }
+    return trimmedValue(name).flatMap { Int($0) }
+  }
+}
+
 /// Numbers in ASCII bytes, read the way Swift's initializers from text read them (the tests
 /// hold both to the same answers), or nil for anything else.
 enum NamespacedNumber {

@@ -45,9 +45,9 @@ enum PodcastFields {
     }
     func newAlternateEnclosure() -> PodcastInfo.AlternateEnclosure {
       PodcastInfo.AlternateEnclosure(
-        type: text("type"), length: text("length").flatMap { Int64($0) },
-        bitrate: text("bitrate").flatMap(MediaFields.number),
-        height: text("height").flatMap { Int($0) }, lang: text("lang"), title: text("title"),
+        type: text("type"), length: attributes.integer("length").map(Int64.init),
+        bitrate: attributes.decimal("bitrate"),
+        height: attributes.integer("height"), lang: text("lang"), title: text("title"),
         rel: text("rel"), isDefault: text("default").flatMap(MediaFields.boolean))
     }
     var start = FieldStart.text(type: nil)
@@ -67,9 +67,9 @@ enum PodcastFields {
       case .trailer:
         var trailer = PodcastInfo.Trailer(url: url("url"))
         trailer.published = text("pubdate").map(FeedDate.read)
-        trailer.length = text("length").flatMap { Int64($0) }
+        trailer.length = attributes.integer("length").map(Int64.init)
         trailer.type = text("type")
-        trailer.season = text("season").flatMap { Int($0) }
+        trailer.season = attributes.integer("season")
         podcast.trailers.append(trailer)
       case .license:
         if podcast.license == nil { podcast.license = .init(url: url("url")) }
@@ -97,7 +97,7 @@ enum PodcastFields {
         social.protocol = text("protocol")
         social.accountID = text("accountId")
         social.accountURL = url("accountUrl")
-        social.priority = text("priority").flatMap { Int($0) }
+        social.priority = attributes.integer("priority")
         podcast.socialInteract.append(social)
         start = .ignore
       case .transcript:
@@ -109,8 +109,8 @@ enum PodcastFields {
       case .soundbite:
         podcast.soundbites.append(
           .init(
-            start: text("startTime").flatMap(MediaFields.number),
-            duration: text("duration").flatMap(MediaFields.number)))
+            start: attributes.decimal("startTime"),
+            duration: attributes.decimal("duration")))
       case .season:
         if podcast.season == nil { podcast.season = .init(name: text("name")) }
       case .episode:

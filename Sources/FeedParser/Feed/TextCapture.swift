@@ -20,6 +20,12 @@ struct TextCapture {
     if case .core(let element) = route { return element }
     return .unknown
   }
+  /// A namespaced field read as plain text: its text is the value, with no markup to keep.
+  var isNamespacedText: Bool {
+    guard case .text = form else { return false }
+    if case .core = route { return false }
+    return true
+  }
   /// Depth of the field element (the root is 1).
   let depth: Int
   let form: Form

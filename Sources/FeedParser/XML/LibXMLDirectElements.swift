@@ -81,6 +81,16 @@ extension LibXMLPushParser {
       builder.endElement()
       guard running else { return true }
     }
+    if partCount == 1 {
+      // A childless element's text and end in one event: a namespaced field takes the text
+      // from here, not from the builder's capture buffer.
+      let from = scanner.gapStart
+      PlainCharacterData.withText(
+        of: UnsafeRawBufferPointer(rebasing: bytes[from..<max(from, scanner.gapEnd)]),
+        scratch: &decodedText
+      ) { builder.endElement(withText: $0) }
+      return true
+    }
     text(bytes, scanner.gapStart, scanner.gapEnd, scratch: &decodedText)
     guard running else { return true }
     builder.endElement()

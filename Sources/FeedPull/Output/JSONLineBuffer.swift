@@ -84,17 +84,21 @@ struct JSONLineBuffer: ~Copyable {
     if value { field(key, true) }
   }
 
+  /// In one pass by index: a look for a non-empty string first and a `for … in` loop
+  /// retained and released every string (categories and keywords, on every item).
   mutating func field(_ key: StaticString, _ values: [String]) {
-    guard values.contains(where: { !$0.isEmpty }) else { return }
-    appendKey(key)
-    bytes.append(UInt8(ascii: "["))
     var first = true
-    for value in values where !value.isEmpty {
-      if !first { bytes.append(UInt8(ascii: ",")) }
-      first = false
-      appendString(value)
+    for index in values.indices where !values[index].isEmpty {
+      if first {
+        appendKey(key)
+        bytes.append(UInt8(ascii: "["))
+        first = false
+      } else {
+        bytes.append(UInt8(ascii: ","))
+      }
+      appendString(values[index])
     }
-    bytes.append(UInt8(ascii: "]"))
+    if !first { bytes.append(UInt8(ascii: "]")) }
   }
 
   /// An array of objects, each written by `body`; objects that end up empty are left out, and
