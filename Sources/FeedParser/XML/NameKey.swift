@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// A name's bytes boiled down for the direct-mapped tables that stand in front of slower
 /// look-ups (`InternedNames`, the scanner's `notParents`): its first eight bytes, and a hash of
 /// those, its last byte and its length. Equal names have equal keys; a table compares `head`
@@ -9,10 +11,7 @@ struct NameKey {
 
   @inline(__always)
   init(_ bytes: UnsafePointer<UInt8>, count: Int) {
-    var head: UInt64 = 0
-    withUnsafeMutableBytes(of: &head) {
-      $0.baseAddress!.copyMemory(from: bytes, byteCount: min(count, 8))
-    }
+    let head = ByteWord.load(bytes, count: min(count, 8))
     self.head = head
     let last = UInt64(bytes[count &- 1])
     hash = (head ^ (head &>> 27) ^ (last &<< 40) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15

@@ -378,7 +378,7 @@ struct JSONLineBuffer: ~Copyable {
         // time was a third of writing a short one). The word's unused high bytes are zero,
         // which the mask flags, but only above the real bytes: the lowest flag is exact.
         let remaining = end &- index
-        let word = loadTail(base + index, count: remaining)
+        let word = ByteWord.load(base + index, count: remaining)
         UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
         let clean = Swift.min(ByteWord.firstMatch(escapeMask(word)), remaining)
         index &+= clean
@@ -395,24 +395,6 @@ struct JSONLineBuffer: ~Copyable {
       index &+= 1
     }
     return written
-  }
-
-  /// The `count` (1–7) bytes at `start` as the low bytes of a word, the rest zero, read with two
-  /// overlapping loads so that nothing past the end is read.
-  @inline(__always)
-  private static func loadTail(_ start: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-    let raw = UnsafeRawPointer(start)
-    if count >= 4 {
-      let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-      let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-      return low | high &<< UInt64((count &- 4) &* 8)
-    }
-    if count >= 2 {
-      let low = UInt64(raw.loadUnaligned(as: UInt16.self))
-      let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self))
-      return low | high &<< UInt64((count &- 2) &* 8)
-    }
-    return UInt64(start[0])
   }
 
   /// The high bit of each of the eight bytes that may be below 0x20, a `"` or a `\`; the lowest
