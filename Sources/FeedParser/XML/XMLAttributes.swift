@@ -13,7 +13,32 @@ struct XMLAttributes {
   let context: xmlParserCtxtPtr?
   /// True when no value has a reference to decode (`SimpleMarkupScanner` hands over only such
   /// values): each value is then made into a `String` without looking for `&` first.
-  var valuesArePlain = false
+  let valuesArePlain: Bool
+  /// A bit for each attribute's first letter (its low six bits): a look-up for a name whose
+  /// letter is not there ends at once. Most look-ups are for attributes an element does not
+  /// have (a reader asks for each one it knows; every element is asked for `xml:base`), and
+  /// each compared its name with every attribute there was.
+  private let firstLetters: UInt64
+
+  init(
+    base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int,
+    context: xmlParserCtxtPtr?, valuesArePlain: Bool = false
+  ) {
+    self.base = base
+    self.count = count
+    self.context = context
+    self.valuesArePlain = valuesArePlain
+    var letters: UInt64 = 0
+    if let base {
+      for index in 0..<count {
+        if let name = base[index &* 5] { letters |= Self.letterBit(name[0]) }
+      }
+    }
+    firstLetters = letters
+  }
+
+  @inline(__always)
+  private static func letterBit(_ byte: UInt8) -> UInt64 { 1 &<< UInt64(byte & 63) }
 
   /// The value of the attribute named `name` with no namespace, or in the `xml` namespace
   /// when `xmlNamespace` is set.
@@ -67,7 +92,7 @@ struct XMLAttributes {
   private func rawValue(_ name: StaticString, inXMLNamespace: Bool) -> UnsafeBufferPointer<
     xmlChar
   >? {
-    guard let base else { return nil }
+    guard let base, firstLetters & Self.letterBit(name.utf8Start[0]) != 0 else { return nil }
     for index in 0..<count {
       let entry = base + index * 5
       guard let localname = entry[0], bytesEqual(localname, name) else { continue }
