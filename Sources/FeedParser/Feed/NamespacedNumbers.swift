@@ -109,14 +109,21 @@ enum NamespacedNumber {
       index += 1
     }
     guard digits > 0 else { return nil }
-    let value = Double(mantissa) / powersOfTen[fractionDigits]
+    let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / power(fractionDigits)
     return negative ? -value : value
   }
 
-  /// 10⁰ … 10²², each exact in a double.
-  private static let powersOfTen: [Double] = (0...22).map { exponent in
-    var value = 1.0
-    for _ in 0..<exponent { value *= 10 }
+  /// 10^`exponent` (at most 22), exact in a double: each product of tens up to 10²² is. Made
+  /// by multiplying, as most decimals here have one or two digits after the point; a table in
+  /// a global cost a `swift_once` call and a bounds check at every number.
+  @inline(__always)
+  private static func power(_ exponent: Int) -> Double {
+    var value = 10.0
+    var remaining = exponent &- 1
+    while remaining > 0 {
+      value *= 10
+      remaining &-= 1
+    }
     return value
   }
 }
