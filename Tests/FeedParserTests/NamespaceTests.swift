@@ -164,6 +164,33 @@ import Testing
     #expect(item?.itunes?.keywords == ["a", "b", "c"])
   }
 
+  /// Tags and keywords are kept once by their exact text, as feedparser keeps them (Python
+  /// compares strings code point by code point): the same word in two Unicode forms (é as one
+  /// code point, and as e with a combining accent, which Swift's `==` takes for equal) is two
+  /// tags and two keywords; the same text twice is one. Also past the length at which the
+  /// lists are looked up in a set.
+  @Test func tagsAndKeywordsAreKeptOnceByTheirExactText() {
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    #expect(composed == decomposed, "Swift's == takes the two for equal")
+    let item = itunesItem(
+      """
+      <category domain="d">\(composed)</category><category domain="d">\(decomposed)</category>
+      <category domain="d">\(composed)</category><category domain="d">技術</category>
+      <category domain="d">技術</category>
+      <itunes:keywords>\(composed),\(decomposed),\(composed),日記,日記</itunes:keywords>
+      """)
+    let terms = item?.tags.filter { $0.scheme == "d" }.map(\.term.unicodeScalars.count)
+    #expect(terms == [4, 5, 2], "café, cafe + accent, 技術: each once")
+    #expect(item?.itunes?.keywords.map(\.unicodeScalars.count) == [4, 5, 2])
+    let many =
+      (0..<40).map { "<category domain=\"d\">t\($0 % 20)\(composed)</category>" }
+      .joined() + "<category domain=\"d\">t0\(decomposed)</category>"
+    let long = itunesItem(many)
+    #expect(long?.tags.count == 21, "twenty terms once each, and the decomposed one")
+    #expect(long?.tags.last?.term.unicodeScalars.count == 7, "t0, cafe, the accent")
+  }
+
   private func itunesItem(_ elements: String) -> FeedItem? {
     parse(
       """

@@ -55,7 +55,8 @@ extension NamespacedRecord {
   /// every category, each (term, scheme, label) once, in document order. `index` is the
   /// record's `NamespaceScope.tagIndex`.
   mutating func addCategory(
-    _ term: String, scheme: String?, label: String?, isCore: Bool, index: inout Set<FeedTag>?
+    _ term: String, scheme: String?, label: String?, isCore: Bool,
+    index: inout Set<ExactKey<FeedTag>>?
   ) {
     let term = term.trimmingSpaces()
     guard !term.isEmpty else { return }
@@ -82,7 +83,7 @@ extension NamespacedRecord {
 
   /// `addCategory` for terms that share one scheme and no label (iTunes keywords), with the
   /// tag list reached once rather than once a term. `terms` are trimmed and not empty.
-  mutating func addTags(_ terms: [String], scheme: String, index: inout Set<FeedTag>?) {
+  mutating func addTags(_ terms: [String], scheme: String, index: inout Set<ExactKey<FeedTag>>?) {
     guard !terms.isEmpty else { return }
     let plain = tags.isEmpty ? categories : []
     Self.addTags(terms, scheme: scheme, after: plain, to: &tags, index: &index)
@@ -90,7 +91,7 @@ extension NamespacedRecord {
 
   private static func addTags(
     _ terms: [String], scheme: String, after plain: [String], to tags: inout [FeedTag],
-    index: inout Set<FeedTag>?
+    index: inout Set<ExactKey<FeedTag>>?
   ) {
     // Room for all at the first only: reserved to the exact count at every call, the list was
     // copied whole once for every `itunes:keywords` element (40,000 of them took 0.6 s, 80,000
@@ -105,7 +106,7 @@ extension NamespacedRecord {
   /// The plain categories read before the first tag, as tags: once one category has a scheme
   /// or label, `tags` holds them all.
   private static func addPlainTags(
-    _ plain: [String], to tags: inout [FeedTag], index: inout Set<FeedTag>?
+    _ plain: [String], to tags: inout [FeedTag], index: inout Set<ExactKey<FeedTag>>?
   ) {
     for term in plain { DistinctList.append(FeedTag(term: term), to: &tags, index: &index) }
   }

@@ -34,11 +34,11 @@ struct NamespaceScope {
   /// The values of the record's lists that keep each value once, once a list is long
   /// (`DistinctList`): its tags, its iTunes keywords, its Media RSS keywords and categories,
   /// the channel's hubs.
-  var tagIndex: Set<FeedTag>?
-  var iTunesKeywordIndex: Set<String>?
-  var mediaKeywordIndex: Set<String>?
-  var mediaCategoryIndex: Set<FeedTag>?
-  var hubIndex: Set<String>?
+  var tagIndex: Set<ExactKey<FeedTag>>?
+  var iTunesKeywordIndex: Set<ExactKey<String>>?
+  var mediaKeywordIndex: Set<ExactKey<String>>?
+  var mediaCategoryIndex: Set<ExactKey<FeedTag>>?
+  var hubIndex: Set<ExactKey<String>>?
   /// The position of each of an item's enclosures by URL, once it has many.
   var enclosureIndex: [String: Int]?
 
