@@ -31,6 +31,27 @@ import Testing
     #expect(line.contains(#""chapters":{"version":"1.2","list":[{"start":187.25,"title":"Two"}]}"#))
   }
 
+  /// The writer reads the iTunes and podcast objects in place through their optionals
+  /// (`JSONLinesEncoding.inPlace`), which writes nothing only while an optional of them keeps
+  /// no tag byte of its own; and what it writes is what the objects hold.
+  @Test func namespacedObjectsAreReadInPlace() {
+    #expect(MemoryLayout<ITunesInfo?>.size == MemoryLayout<ITunesInfo>.size)
+    #expect(MemoryLayout<PodcastInfo?>.size == MemoryLayout<PodcastInfo>.size)
+    var item = FeedItem(index: 0)
+    var itunes = ITunesInfo()
+    itunes.author = "A"
+    itunes.duration = 61
+    item.itunes = itunes
+    var podcast = PodcastInfo()
+    podcast.persons = [.init(name: "P", role: "host")]
+    item.podcast = podcast
+    let shared = item
+    let line = JSONLinesEncoding.line(.item(ItemRecord(source: "s", item: item)))
+    #expect(line.contains(#""itunes":{"author":"A","duration":61}"#))
+    #expect(line.contains(#""podcast":{"persons":[{"name":"P","role":"host"}]}"#))
+    #expect(shared == item, "the record read in place is unchanged")
+  }
+
   @Test func outOfLineFieldsAreCopiedOnWrite() {
     var original = FeedItem(index: 0)
     var itunes = ITunesInfo()

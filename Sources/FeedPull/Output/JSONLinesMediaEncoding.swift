@@ -88,31 +88,31 @@ extension JSONLinesEncoding {
     }
   }
 
-  /// `podcast` by address, set (see `writeItemFields`): each read copies one field.
-  static func write(_ podcast: UnsafePointer<PodcastInfo?>, to object: inout JSONLineBuffer) {
+  /// `podcast` by address (see `writeItemFields`): each read copies one field.
+  static func write(_ podcast: UnsafePointer<PodcastInfo>, to object: inout JSONLineBuffer) {
     object.object("podcast") { object in
-      object.field("guid", podcast.pointee!.guid)
-      object.field("locked", podcast.pointee!.locked)
-      object.field("locked_owner", podcast.pointee!.lockedOwner)
-      object.objects("funding", podcast.pointee!.funding) { object, funding in
+      object.field("guid", podcast.pointee.guid)
+      object.field("locked", podcast.pointee.locked)
+      object.field("locked_owner", podcast.pointee.lockedOwner)
+      object.objects("funding", podcast.pointee.funding) { object, funding in
         object.field("url", funding.url)
         object.field("text", funding.text)
       }
-      object.objects("persons", podcast.pointee!.persons) { object, person in
+      object.objects("persons", podcast.pointee.persons) { object, person in
         object.field("name", person.name)
         object.field("role", person.role)
         object.field("group", person.group)
         object.field("href", person.href)
         object.field("img", person.img)
       }
-      if let location = podcast.pointee!.location {
+      if let location = podcast.pointee.location {
         object.object("location") { object in
           object.field("name", location.name)
           object.field("geo", location.geo)
           object.field("osm", location.osm)
         }
       }
-      object.objects("trailers", podcast.pointee!.trailers) { object, trailer in
+      object.objects("trailers", podcast.pointee.trailers) { object, trailer in
         object.field("url", trailer.url)
         object.field("title", trailer.title)
         if case .instant(let seconds) = trailer.published {
@@ -122,22 +122,22 @@ extension JSONLinesEncoding {
         object.field("type", trailer.type)
         object.field("season", trailer.season)
       }
-      if let license = podcast.pointee!.license {
+      if let license = podcast.pointee.license {
         object.object("license") { object in
           object.field("name", license.name)
           object.field("url", license.url)
         }
       }
-      object.field("medium", podcast.pointee!.medium)
-      object.objects("txt", podcast.pointee!.txt) { object, text in
+      object.field("medium", podcast.pointee.medium)
+      object.objects("txt", podcast.pointee.txt) { object, text in
         object.field("value", text.value)
         object.field("purpose", text.purpose)
       }
-      object.objects("podroll", podcast.pointee!.podroll) { object, remote in
+      object.objects("podroll", podcast.pointee.podroll) { object, remote in
         object.field("feed_guid", remote.feedGUID)
         object.field("feed_url", remote.feedURL)
       }
-      if let frequency = podcast.pointee!.updateFrequency {
+      if let frequency = podcast.pointee.updateFrequency {
         object.object("update_frequency") { object in
           object.field("value", frequency.value)
           object.field("rrule", frequency.rrule)
@@ -147,44 +147,44 @@ extension JSONLinesEncoding {
           }
         }
       }
-      object.field("images", podcast.pointee!.images)
-      object.objects("social_interact", podcast.pointee!.socialInteract) { object, social in
+      object.field("images", podcast.pointee.images)
+      object.objects("social_interact", podcast.pointee.socialInteract) { object, social in
         object.field("uri", social.uri)
         object.field("protocol", social.protocol)
         object.field("account_id", social.accountID)
         object.field("account_url", social.accountURL)
         object.field("priority", social.priority)
       }
-      object.objects("transcripts", podcast.pointee!.transcripts) { object, transcript in
+      object.objects("transcripts", podcast.pointee.transcripts) { object, transcript in
         object.field("url", transcript.url)
         object.field("type", transcript.type)
         object.field("language", transcript.language)
         object.field("rel", transcript.rel)
       }
-      if let chapters = podcast.pointee!.chapters {
+      if let chapters = podcast.pointee.chapters {
         object.object("chapters") { object in
           object.field("url", chapters.url)
           object.field("type", chapters.type)
         }
       }
-      object.objects("soundbites", podcast.pointee!.soundbites) { object, soundbite in
+      object.objects("soundbites", podcast.pointee.soundbites) { object, soundbite in
         object.field("start", soundbite.start)
         object.field("duration", soundbite.duration)
         object.field("title", soundbite.title)
       }
-      if let season = podcast.pointee!.season {
+      if let season = podcast.pointee.season {
         object.object("season") { object in
           object.field("number", season.number)
           object.field("name", season.name)
         }
       }
-      if let episode = podcast.pointee!.episode {
+      if let episode = podcast.pointee.episode {
         object.object("episode") { object in
           object.field("number", episode.number)
           object.field("display", episode.display)
         }
       }
-      object.objects("alternate_enclosures", podcast.pointee!.alternateEnclosures) {
+      object.objects("alternate_enclosures", podcast.pointee.alternateEnclosures) {
         object, enclosure in
         object.field("type", enclosure.type)
         object.field("length", enclosure.length)

@@ -17,9 +17,11 @@ extension JSONLinesEncoding {
       object.field("hubs", channel.hubs)
       if let schedule = channel.schedule { write(schedule, to: &object) }
       tags(fields.pointee.tags, to: &object)
-      if case .some = fields.pointee.itunes { write(fields.pointer(to: \.itunes)!, to: &object) }
+      if case .some = fields.pointee.itunes {
+        inPlace(fields.pointer(to: \.itunes)!) { write($0, to: &object) }
+      }
       if case .some = fields.pointee.podcast {
-        write(fields.pointer(to: \.podcast)!, to: &object)
+        inPlace(fields.pointer(to: \.podcast)!) { write($0, to: &object) }
       }
       if let media = fields.pointee.media { write(media, to: &object) }
       if let geo = fields.pointee.geo { write(geo, to: &object) }
@@ -61,8 +63,12 @@ extension JSONLinesEncoding {
       object.field("type", reply.type)
     }
     tags(fields.pointee.tags, to: &object)
-    if case .some = fields.pointee.itunes { write(fields.pointer(to: \.itunes)!, to: &object) }
-    if case .some = fields.pointee.podcast { write(fields.pointer(to: \.podcast)!, to: &object) }
+    if case .some = fields.pointee.itunes {
+      inPlace(fields.pointer(to: \.itunes)!) { write($0, to: &object) }
+    }
+    if case .some = fields.pointee.podcast {
+      inPlace(fields.pointer(to: \.podcast)!) { write($0, to: &object) }
+    }
     if let media = fields.pointee.media { write(media, to: &object) }
     if let geo = fields.pointee.geo { write(geo, to: &object) }
     if let chapters = fields.pointee.chapters {
@@ -123,34 +129,34 @@ extension JSONLinesEncoding {
     }
   }
 
-  /// `itunes` by address, set (see `writeItemFields`): each read copies one field.
-  private static func write(_ itunes: UnsafePointer<ITunesInfo?>, to object: inout JSONLineBuffer) {
+  /// `itunes` by address (see `writeItemFields`): each read copies one field.
+  private static func write(_ itunes: UnsafePointer<ITunesInfo>, to object: inout JSONLineBuffer) {
     object.object("itunes") { object in
-      object.field("author", itunes.pointee!.author)
-      if let owner = itunes.pointee!.owner {
+      object.field("author", itunes.pointee.author)
+      if let owner = itunes.pointee.owner {
         object.object("owner") { object in
           object.field("name", owner.name)
           object.field("email", owner.email)
         }
       }
-      object.field("image", itunes.pointee!.image)
-      object.field("explicit", itunes.pointee!.explicit)
-      object.field("block", itunes.pointee!.block)
-      object.field("complete", itunes.pointee!.complete)
-      object.field("type", itunes.pointee!.type)
-      object.field("new_feed_url", itunes.pointee!.newFeedURL)
-      object.field("categories", itunes.pointee!.categories)
-      object.field("keywords", itunes.pointee!.keywords)
-      object.field("title", itunes.pointee!.title)
-      object.field("subtitle", itunes.pointee!.subtitle)
-      object.field("summary", itunes.pointee!.summary)
-      object.field("duration", itunes.pointee!.duration)
-      object.field("duration_raw", itunes.pointee!.durationRaw)
-      object.field("episode", itunes.pointee!.episode)
-      object.field("season", itunes.pointee!.season)
-      object.field("episode_type", itunes.pointee!.episodeType)
-      object.field("order", itunes.pointee!.order)
-      object.field("closed_captioned", itunes.pointee!.closedCaptioned)
+      object.field("image", itunes.pointee.image)
+      object.field("explicit", itunes.pointee.explicit)
+      object.field("block", itunes.pointee.block)
+      object.field("complete", itunes.pointee.complete)
+      object.field("type", itunes.pointee.type)
+      object.field("new_feed_url", itunes.pointee.newFeedURL)
+      object.field("categories", itunes.pointee.categories)
+      object.field("keywords", itunes.pointee.keywords)
+      object.field("title", itunes.pointee.title)
+      object.field("subtitle", itunes.pointee.subtitle)
+      object.field("summary", itunes.pointee.summary)
+      object.field("duration", itunes.pointee.duration)
+      object.field("duration_raw", itunes.pointee.durationRaw)
+      object.field("episode", itunes.pointee.episode)
+      object.field("season", itunes.pointee.season)
+      object.field("episode_type", itunes.pointee.episodeType)
+      object.field("order", itunes.pointee.order)
+      object.field("closed_captioned", itunes.pointee.closedCaptioned)
     }
   }
 
@@ -216,6 +222,20 @@ extension JSONLinesEncoding {
           }
         }
       }
+    }
+  }
+
+  /// The address of the value `optional` holds (it holds one), for reading its fields where they
+  /// lie: through `pointee!` every field read tested the optional again, through an outlined
+  /// function (27,000 calls for each of the iTunes and podcast objects in a 5 MB podcast feed).
+  /// The force-unwrapped access projects the value in place and writes nothing (an optional of
+  /// these types keeps no tag of its own: its empty case is a value the strings cannot hold).
+  @inline(__always)
+  static func inPlace<Value>(
+    _ optional: UnsafePointer<Value?>, _ body: (UnsafePointer<Value>) -> Void
+  ) {
+    withUnsafeMutablePointer(to: &UnsafeMutablePointer(mutating: optional).pointee!) {
+      body(UnsafePointer($0))
     }
   }
 }
