@@ -42,27 +42,30 @@ extension XMLAttributes {
   /// The attribute's value as `MediaFields.number` reads its text: from the bytes when they
   /// are a plain decimal, else through the text.
   func decimal(_ name: StaticString) -> Double? {
-    switch plainTrimmedBytes(name) {
-    case .absent: return nil
-    case .plain(let bytes):
-      if let value = NamespacedNumber.decimal(bytes) { return value }
-      if bytes.isEmpty { return nil }
-    case .encoded: break
-    }
-    return trimmedValue(name).flatMap(MediaFields.number)
+    number(name, fromBytes: NamespacedNumber.decimal, fromText: MediaFields.number)
   }
 
   /// The attribute's value as `Int(_:)` reads its trimmed text: from the bytes when they are
   /// plain digits, else through the text.
   func integer(_ name: StaticString) -> Int? {
+    number(name, fromBytes: NamespacedNumber.integer, fromText: { Int($0) })
+  }
+
+  /// `fromBytes` on the value's bytes when they need no decoding and it reads them; else
+  /// `fromText` on the decoded, trimmed text (which gives the same answer, slower).
+  @inline(__always)
+  private func number<Number>(
+    _ name: StaticString, fromBytes: (UnsafeBufferPointer<UInt8>) -> Number?,
+    fromText: (String) -> Number?
+  ) -> Number? {
     switch plainTrimmedBytes(name) {
     case .absent: return nil
     case .plain(let bytes):
-      if let value = NamespacedNumber.integer(bytes) { return value }
+      if let value = fromBytes(bytes) { return value }
       if bytes.isEmpty { return nil }
     case .encoded: break
     }
-    return trimmedValue(name).flatMap { Int($0) }
+    return trimmedValue(name).flatMap(fromText)
   }
 }
 

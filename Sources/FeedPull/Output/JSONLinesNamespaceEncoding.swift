@@ -17,14 +17,9 @@ extension JSONLinesEncoding {
       object.field("hubs", channel.hubs)
       if let schedule = channel.schedule { write(schedule, to: &object) }
       tags(fields.pointee.tags, to: &object)
-      if case .some = fields.pointee.itunes {
-        inPlace(fields.pointer(to: \.itunes)!) { write($0, to: &object) }
-      }
-      if case .some = fields.pointee.podcast {
-        inPlace(fields.pointer(to: \.podcast)!) { write($0, to: &object) }
-      }
-      if let media = fields.pointee.media { write(media, to: &object) }
-      if let geo = fields.pointee.geo { write(geo, to: &object) }
+      writeObjects(
+        itunes: fields.pointer(to: \.itunes)!, podcast: fields.pointer(to: \.podcast)!,
+        media: fields.pointee.media, geo: fields.pointee.geo, to: &object)
       if let youtube = fields.pointee.youtube { write(youtube, to: &object) }
       extensions(
         fields.pointee.extensions, truncated: fields.pointee.extensionsTruncated, to: &object)
@@ -63,14 +58,9 @@ extension JSONLinesEncoding {
       object.field("type", reply.type)
     }
     tags(fields.pointee.tags, to: &object)
-    if case .some = fields.pointee.itunes {
-      inPlace(fields.pointer(to: \.itunes)!) { write($0, to: &object) }
-    }
-    if case .some = fields.pointee.podcast {
-      inPlace(fields.pointer(to: \.podcast)!) { write($0, to: &object) }
-    }
-    if let media = fields.pointee.media { write(media, to: &object) }
-    if let geo = fields.pointee.geo { write(geo, to: &object) }
+    writeObjects(
+      itunes: fields.pointer(to: \.itunes)!, podcast: fields.pointer(to: \.podcast)!,
+      media: fields.pointee.media, geo: fields.pointee.geo, to: &object)
     if let chapters = fields.pointee.chapters {
       object.object("chapters") { object in
         object.field("version", chapters.version)
@@ -85,6 +75,19 @@ extension JSONLinesEncoding {
     if let youtube = fields.pointee.youtube { write(youtube, to: &object) }
     extensions(
       fields.pointee.extensions, truncated: fields.pointee.extensionsTruncated, to: &object)
+  }
+
+  /// The objects the channel and an item both have, in the output's order; the iTunes and
+  /// podcast objects read in place (`inPlace`).
+  @inline(__always)
+  private static func writeObjects(
+    itunes: UnsafePointer<ITunesInfo?>, podcast: UnsafePointer<PodcastInfo?>, media: MediaInfo?,
+    geo: GeoGeometry?, to object: inout JSONLineBuffer
+  ) {
+    if case .some = itunes.pointee { inPlace(itunes) { write($0, to: &object) } }
+    if case .some = podcast.pointee { inPlace(podcast) { write($0, to: &object) } }
+    if let media { write(media, to: &object) }
+    if let geo { write(geo, to: &object) }
   }
 
   private static func person(
