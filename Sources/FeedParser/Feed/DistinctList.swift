@@ -1,5 +1,3 @@
-import FeedModel
-
 /// Adding to a list that keeps each value once, in document order (tags, keywords, hubs). A
 /// scan of the list while it is short; past `scanLimit` entries, a hash set of its values,
 /// built once and kept beside the list by the record's `NamespaceScope`. A scan for every
