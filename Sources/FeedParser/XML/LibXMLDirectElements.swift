@@ -38,11 +38,8 @@ extension LibXMLPushParser {
     let partCount = scanner.partCount
     let resolved = resolvedNames.reserve(partCount)
     let slots = attributeSlots.reserve(scanner.attributeCount * 5)
-    // Parts and attributes read in place through the scanner's buffers: copied out whole,
-    // each was a `memcpy` call (95,000 in a 5 MB podcast feed).
-    let parts = UnsafePointer(scanner.parts)
     for index in 0..<partCount {
-      let name = parts[index].name
+      let name = scanner.parts[index].name
       let prefix = name.hasPrefix ? intern(name.start, name.colon) : nil
       if name.hasPrefix, prefix == nil { return false }
       guard let localname = intern(name.localStart, name.end) else { return false }
@@ -50,10 +47,9 @@ extension LibXMLPushParser {
       if prefix != nil, uri == nil { return false }
       resolved[index] = ResolvedName(localname: localname, prefix: prefix, uri: uri)
     }
-    let attributes = UnsafePointer(scanner.attributes)
     for index in 0..<scanner.attributeCount {
-      let attribute = attributes + index
-      let attributeName = attribute.pointee.name
+      let attribute = scanner.attributes[index]
+      let attributeName = attribute.name
       var attributePrefix: UnsafePointer<xmlChar>?
       var attributeURI: UnsafePointer<xmlChar>?
       if attributeName.hasPrefix {
@@ -66,21 +62,21 @@ extension LibXMLPushParser {
       slot[0] = local
       slot[1] = attributePrefix
       slot[2] = attributeURI
-      slot[3] = UnsafePointer(base + attribute.pointee.valueStart)
-      slot[4] = UnsafePointer(base + attribute.pointee.valueEnd)
+      slot[3] = UnsafePointer(base + attribute.valueStart)
+      slot[4] = UnsafePointer(base + attribute.valueEnd)
     }
     // The events, in libxml2's order; none after the builder stops the parse. A childless
     // element's text is the text after its (no) last child.
     var running: Bool { !hasHalted && !builder.isStopped }
-    deliverStart(parts, resolved[0], attributes: slots)
+    deliverStart(scanner.parts[0], resolved[0], attributes: slots)
     guard running else { return true }
     for child in 1..<partCount {
-      let part = parts + child
-      text(bytes, part.pointee.gapStart, part.pointee.gapEnd, scratch: &decodedText)
+      let part = scanner.parts[child]
+      text(bytes, part.gapStart, part.gapEnd, scratch: &decodedText)
       guard running else { return true }
       deliverStart(part, resolved[child], attributes: slots)
       guard running else { return true }
-      text(bytes, part.pointee.textStart, part.pointee.textEnd, scratch: &decodedText)
+      text(bytes, part.textStart, part.textEnd, scratch: &decodedText)
       guard running else { return true }
       builder.endElement()
       guard running else { return true }
@@ -104,16 +100,15 @@ extension LibXMLPushParser {
   /// `part`'s start event, its attributes at their place in `attributes` (five slots each).
   @inline(__always)
   private func deliverStart(
-    _ part: UnsafePointer<SimpleMarkupScanner.Part>, _ name: ResolvedName,
+    _ part: SimpleMarkupScanner.Part, _ name: ResolvedName,
     attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>
   ) {
-    let start = part.pointee.attributesStart
-    let count = part.pointee.attributesEnd - start
+    let count = part.attributesEnd - part.attributesStart
     builder.startElement(
       localname: name.localname!, prefix: name.prefix, uri: name.uri,
       namespaces: UnsafeBufferPointer(start: nil, count: 0),
       attributes: XMLAttributes(
-        base: count == 0 ? nil : attributes + start * 5, count: count,
+        base: count == 0 ? nil : attributes + part.attributesStart * 5, count: count,
         context: context, valuesArePlain: true))
   }
 
