@@ -100,6 +100,50 @@ import Testing
     #expect(outcome.channel?.title == "ok")
   }
 
+  /// An element may have up to `maxAttributes` attributes; one more ends the document with an
+  /// `xml` failure, after the items before it, whether the element is handed over or libxml2
+  /// reads it (whole, and in chunks that cut it anywhere).
+  @Test(arguments: [[Int](), [4096], [7], [1]])
+  func elementsWithTooManyAttributesEndTheDocument(chunking: [Int]) {
+    func feed(attributes: Int) -> [UInt8] {
+      let many = (0..<attributes).map { "a\($0)=\"1\"" }.joined(separator: " ")
+      return Array(
+        """
+        <rss version="2.0"><channel><title>T</title><item><title>before</title></item>
+        <item><title>x</title><enclosure \(many) url="http://e/1.mp3"/></item>
+        <item><title>after</title></item></channel></rss>
+        """.utf8)
+    }
+    func chunks(_ bytes: [UInt8]) -> [Int] {
+      chunking.isEmpty ? [] : Array(repeating: chunking[0], count: bytes.count / chunking[0] + 1)
+    }
+    let allowed = feed(attributes: 999)
+    let fine = parse(allowed, chunkSizes: chunks(allowed))
+    #expect(fine.result.failure == nil)
+    #expect(fine.items.map(\.title) == ["before", "x", "after"])
+    let refused = feed(attributes: 1000)
+    let stopped = parse(refused, chunkSizes: chunks(refused))
+    #expect(stopped.result.failure?.kind == .xml)
+    #expect(stopped.result.failure?.message == "an element with more than 1000 attributes")
+    #expect(stopped.items.map(\.title) == ["before"])
+  }
+
+  /// One start tag with 300,000 attributes (2.4 MB): libxml2 would compare them pair by pair
+  /// once the tag had arrived (about 20 s, release build); the parse counts the tag while
+  /// libxml2 gathers it and stops before.
+  @Test func aHugeStartTagEndsFastWithXMLFailure() {
+    var bytes = Array("<rss version=\"2.0\"><channel><title>T</title><item><enclosure ".utf8)
+    for index in 0..<300_000 { bytes += Array("a\(index)=\"1\" ".utf8) }
+    bytes += Array("/></item></channel></rss>".utf8)
+    let clock = ContinuousClock()
+    var outcome: ParseOutcome?
+    let elapsed = clock.measure {
+      outcome = parse(bytes, chunkSizes: Array(repeating: 65_536, count: bytes.count / 65_536 + 1))
+    }
+    #expect(outcome?.result.failure?.message == "an element with more than 1000 attributes")
+    #expect(elapsed < .seconds(5))
+  }
+
   @Test func stoppedParserIgnoresFurtherChunks() {
     let parser = StreamingFeedParser(documentURL: nil) { _ in }
     parser.parse(Array("<html><body>".utf8))

@@ -42,6 +42,9 @@ final class LibXMLPushParser {
     capacity: SimpleMarkupScanner.maximumChildren + 1)
   /// Names of the elements handed over, as the dictionary of this context interned them.
   let internedNames = InternedNames()
+  /// How much of one start tag libxml2 may hold before it is counted again
+  /// (`checkWaitingStartTag`).
+  private var nextStartTagCheck = LibXMLPushParser.firstStartTagCheck
 
   /// Parsing options: recover from well-formedness errors (real feeds have them), never
   /// substitute or load external entities (`NOENT`, `DTDLOAD` stay off), no network, no
@@ -189,6 +192,59 @@ final class LibXMLPushParser {
       let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
       _ = xmlParseChunk(context, base, Int32(bytes.count), terminate ? 1 : 0)
     }
+    if !terminate { checkWaitingStartTag() }
+  }
+
+  /// libxml2 reads a start tag only once all of it has arrived, and then compares its
+  /// attributes pair by pair: by the time the builder could count them (`maxAttributes`), a tag
+  /// with 200,000 had cost 10 s. So a tag libxml2 is still gathering is counted here, each time
+  /// what it holds of it doubles (the count is linear in the end), and the parse stops before
+  /// the rest of it is pushed. A tag that arrives in one push is at most a piece long, a few
+  /// thousand attributes, and the builder's count stops the parse after it.
+  private func checkWaitingStartTag() {
+    guard context.pointee.instate == XML_PARSER_START_TAG, !builder.isStopped else {
+      nextStartTagCheck = Self.firstStartTagCheck
+      return
+    }
+    let waiting = unparsedByteCount
+    guard waiting >= nextStartTagCheck, let start = context.pointee.input?.pointee.cur else {
+      return
+    }
+    nextStartTagCheck = waiting &* 2
+    let limit = builder.limits.maxAttributes
+    if Self.attributeCount(UnsafeBufferPointer(start: start, count: waiting), above: limit) {
+      builder.stop(.xml, LibXMLPushParser.tooManyAttributes(builder.limits))
+    }
+  }
+
+  /// The message of a parse stopped by `maxAttributes`, whichever check found it.
+  static func tooManyAttributes(_ limits: StreamingFeedParser.Limits) -> String {
+    "an element with more than \(limits.maxAttributes) attributes"
+  }
+
+  /// Bytes of one start tag libxml2 may hold before they are counted.
+  private static let firstStartTagCheck = 16_384
+
+  /// Whether the start tag at the start of `bytes` (its `<`) has more than `limit` attributes
+  /// among them: its `=` outside quoted values, up to its closing `>` or the end of `bytes`.
+  private static func attributeCount(_ bytes: UnsafeBufferPointer<UInt8>, above limit: Int)
+    -> Bool
+  {
+    var count = 0
+    var quote: UInt8 = 0
+    for byte in bytes.dropFirst() {
+      if quote != 0 {
+        if byte == quote { quote = 0 }
+      } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+        quote = byte
+      } else if byte == UInt8(ascii: "=") {
+        count &+= 1
+        if count > limit { return true }
+      } else if byte == UInt8(ascii: ">") {
+        return false
+      }
+    }
+    return false
   }
 
   /// Errors libxml2 raises without a context (iconv setup, encoding handlers) go to a
@@ -281,6 +337,12 @@ private func saxStartElement(
 ) {
   guard let userData, let localname else { return }
   Unmanaged<FeedDocumentBuilder>.fromOpaque(userData)._withUnsafeGuaranteedRef { builder in
+    // Here rather than in the builder: elements handed over past libxml2 have a few dozen
+    // attributes at most (`SimpleMarkupScanner.maximumAttributes`).
+    guard attributeCount <= builder.limits.maxAttributes else {
+      builder.stop(.xml, LibXMLPushParser.tooManyAttributes(builder.limits))
+      return
+    }
     builder.startElement(
       localname: localname, prefix: prefix, uri: uri,
       namespaces: UnsafeBufferPointer(start: namespaces, count: Int(namespaceCount) * 2),

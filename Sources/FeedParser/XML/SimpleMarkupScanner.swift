@@ -76,6 +76,9 @@ final class SimpleMarkupScanner {
   @exclusivity(unchecked) private(set) var gapEnd = 0
   /// Children beyond this many leave the element to libxml2, and so keep `parts` small.
   static let maximumChildren = 32
+  /// Attributes beyond this many in one tag leave the element to libxml2: the check for a
+  /// repeated name compares each with those before it.
+  static let maximumAttributes = 64
   /// Names of elements that turned out not to be simple parents (an RSS `item`, with its
   /// CDATA and long text): their children are not read twice, once as children and again one
   /// by one. A guess kept per name (a direct-mapped table of name keys); a wrong one costs time.
@@ -382,8 +385,9 @@ final class SimpleMarkupScanner {
     attributeCount &+= 1
   }
 
-  /// Not `xmlns`, `xmlns:…` or `xml:…` (they change what libxml2 knows of the scope), and no
-  /// local name given before (a repeated attribute is libxml2's error to report).
+  /// Not `xmlns`, `xmlns:…` or `xml:…` (they change what libxml2 knows of the scope), no
+  /// local name given before (a repeated attribute is libxml2's error to report), and not past
+  /// `maximumAttributes`.
   private func isNewAttribute(_ base: UnsafePointer<UInt8>, _ name: Name, since first: Int)
     -> Bool
   {
@@ -398,6 +402,9 @@ final class SimpleMarkupScanner {
       if (name.hasPrefix && stem == name.start &+ 3) || isXMLNS { return false }
     }
     guard attributeCount > first else { return true }
+    // Each is compared with those before it: past a few dozen, libxml2 reads the tag (and a
+    // document whose element has too many ends there: `Limits.maxAttributes`).
+    guard attributeCount &- first < Self.maximumAttributes else { return false }
     let localStart = name.localStart
     let length = name.end &- localStart
     for index in first..<attributeCount {
