@@ -58,7 +58,7 @@ extension XMLAttributes {
     _ name: StaticString, fromBytes: (UnsafeBufferPointer<UInt8>) -> Number?,
     fromText: (String) -> Number?
   ) -> Number? {
-    switch plainTrimmedBytes(name) {
+    switch trimmedBytes(name) {
     case .absent: return nil
     case .plain(let bytes):
       if let value = fromBytes(bytes) { return value }

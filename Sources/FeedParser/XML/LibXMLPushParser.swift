@@ -200,7 +200,7 @@ final class LibXMLPushParser {
   /// with 200,000 had cost 10 s. So a tag libxml2 is still gathering is counted here, each time
   /// what it holds of it doubles (the count is linear in the end), and the parse stops before
   /// the rest of it is pushed. A tag that arrives in one push is at most a piece long, a few
-  /// thousand attributes, and the builder's count stops the parse after it.
+  /// thousand attributes, and the count in `startElementNs` stops the parse after it.
   private func checkWaitingStartTag() {
     guard context.pointee.instate == XML_PARSER_START_TAG, !builder.isStopped else {
       nextStartTagCheck = Self.firstStartTagCheck
@@ -212,13 +212,13 @@ final class LibXMLPushParser {
     }
     nextStartTagCheck = waiting &* 2
     let limit = builder.limits.maxAttributes
-    if Self.attributeCount(UnsafeBufferPointer(start: start, count: waiting), above: limit) {
+    if Self.hasMoreAttributes(UnsafeBufferPointer(start: start, count: waiting), than: limit) {
       builder.stop(.xml, LibXMLPushParser.tooManyAttributes(builder.limits))
     }
   }
 
   /// The message of a parse stopped by `maxAttributes`, whichever check found it.
-  static func tooManyAttributes(_ limits: StreamingFeedParser.Limits) -> String {
+  fileprivate static func tooManyAttributes(_ limits: StreamingFeedParser.Limits) -> String {
     "an element with more than \(limits.maxAttributes) attributes"
   }
 
@@ -227,7 +227,7 @@ final class LibXMLPushParser {
 
   /// Whether the start tag at the start of `bytes` (its `<`) has more than `limit` attributes
   /// among them: its `=` outside quoted values, up to its closing `>` or the end of `bytes`.
-  private static func attributeCount(_ bytes: UnsafeBufferPointer<UInt8>, above limit: Int)
+  private static func hasMoreAttributes(_ bytes: UnsafeBufferPointer<UInt8>, than limit: Int)
     -> Bool
   {
     var count = 0

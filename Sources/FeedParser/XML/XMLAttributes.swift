@@ -52,40 +52,40 @@ struct XMLAttributes {
   /// into a `String` once (a podcast item has some twenty such attributes; trimming the
   /// `String` afterwards cost a copy of each).
   func trimmedValue(_ name: StaticString) -> String? {
-    guard var bytes = rawValue(name, inXMLNamespace: false) else { return nil }
-    while let first = bytes.first, first.isXMLSpace {
-      bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst())
+    switch trimmedBytes(name) {
+    case .absent: return nil
+    case .plain(let bytes):
+      return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    case .encoded(let bytes):
+      // A reference may stand for white space: trim what it decodes to.
+      let decoded = decodeReferences(String(decoding: bytes, as: UTF8.self), depth: 0)
+        .trimmingSpaces()
+      return decoded.isEmpty ? nil : decoded
     }
-    while let last = bytes.last, last.isXMLSpace {
-      bytes = UnsafeBufferPointer(rebasing: bytes.dropLast())
-    }
-    guard !bytes.isEmpty else { return nil }
-    guard !valuesArePlain, Self.containsAmpersand(bytes) else {
-      return String(decoding: bytes, as: UTF8.self)
-    }
-    // A reference may stand for white space: trim what it decodes to.
-    let decoded = decodeReferences(String(decoding: bytes, as: UTF8.self), depth: 0)
-      .trimmingSpaces()
-    return decoded.isEmpty ? nil : decoded
   }
 
-  /// What a reader of numbers finds in an attribute (see `plainTrimmedBytes`).
+  /// An attribute's bytes without surrounding white space (see `trimmedBytes`).
   enum TrimmedBytes {
     case absent
-    /// The value without surrounding white space, with no reference to decode (maybe empty).
+    /// With no reference to decode (maybe empty).
     case plain(UnsafeBufferPointer<UInt8>)
-    /// A value with references: only its decoded text says what it is.
-    case encoded
+    /// With references: only its decoded text says what it is.
+    case encoded(UnsafeBufferPointer<UInt8>)
   }
 
-  /// The attribute's bytes for a reader of numbers, which needs no `String`: making one for
-  /// each number (an enclosure's length, a soundbite's start) was about a third of reading it.
-  func plainTrimmedBytes(_ name: StaticString) -> TrimmedBytes {
-    guard var bytes = rawValue(name, inXMLNamespace: false) else { return .absent }
-    if !valuesArePlain, Self.containsAmpersand(bytes) { return .encoded }
-    let range = bytes.xmlSpaceTrimmedRange
-    bytes = UnsafeBufferPointer(rebasing: bytes[range])
-    return .plain(bytes)
+  /// The value of the attribute named `name` (no namespace) as bytes, trimmed on the bytes:
+  /// what `trimmedValue` makes a `String` of once, and a reader of numbers reads without one
+  /// (making a `String` for each number, an enclosure's length, a soundbite's start, was about
+  /// a third of reading it).
+  func trimmedBytes(_ name: StaticString) -> TrimmedBytes {
+    guard var trimmed = rawValue(name, inXMLNamespace: false) else { return .absent }
+    while let first = trimmed.first, first.isXMLSpace {
+      trimmed = UnsafeBufferPointer(rebasing: trimmed.dropFirst())
+    }
+    while let last = trimmed.last, last.isXMLSpace {
+      trimmed = UnsafeBufferPointer(rebasing: trimmed.dropLast())
+    }
+    return !valuesArePlain && Self.containsAmpersand(trimmed) ? .encoded(trimmed) : .plain(trimmed)
   }
 
   /// The bytes of the attribute named `name` as libxml2 left them (references undecoded).
