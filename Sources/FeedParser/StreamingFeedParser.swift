@@ -57,6 +57,8 @@ public final class StreamingFeedParser {
   /// - Parameters:
   ///   - documentURL: the URL relative links resolve against (after `xml:base`), if known.
   ///   - declaredCharset: the `charset` of an HTTP `Content-Type`, if any.
+  ///   - html: what becomes of fields holding HTML: sanitized and made absolute (`safe`, the
+  ///     default), left as the feed gives them (`raw`), or rendered as text (`text`).
   ///   - preparesAhead: convert and repair each chunk on a thread of its own while the one
   ///     before it is parsed. Events then come a chunk later (still from `parse` and `finish`
   ///     on the caller's thread), so it suits large documents read whole, such as files, and
@@ -64,10 +66,12 @@ public final class StreamingFeedParser {
   ///   - onEvent: called synchronously from `parse` and `finish`.
   public init(
     documentURL: String?, declaredCharset: String? = nil, limits: Limits = Limits(),
-    preparesAhead: Bool = false, onEvent: @escaping (FeedEvent) -> Void
+    html: HTMLMode = .safe, preparesAhead: Bool = false,
+    onEvent: @escaping (FeedEvent) -> Void
   ) {
     self.documentURL = documentURL
-    builder = FeedDocumentBuilder(documentURL: documentURL, limits: limits, emit: onEvent)
+    builder = FeedDocumentBuilder(
+      documentURL: documentURL, limits: limits, html: html, emit: onEvent)
     preparer = XMLInputPreparer(declaredCharset: declaredCharset)
     ahead = preparesAhead ? PreparationAhead(preparer: preparer) : nil
   }

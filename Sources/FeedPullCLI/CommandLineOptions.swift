@@ -88,6 +88,12 @@ struct CommandLineOptions {
         pull.maxRedirects = try CommandLineOptions.count(name, try value(), minimum: 0)
       case "-A", "--user-agent": pull.userAgent = try value()
       case "--no-discover": pull.discoversFeeds = false
+      case "--html":
+        let text = try value()
+        guard let mode = HTMLMode(rawValue: text) else {
+          throw UsageError(message: "--html must be safe, raw or text, not \"\(text)\"")
+        }
+        pull.html = mode
       case "--state": statePath = try value()
       case "--due": subscription.onlyDue = true
       case "--all": subscription.writesSeen = true
@@ -132,7 +138,7 @@ struct CommandLineOptions {
     [
       "-f", "--format", "-i", "--input", "-j", "--jobs", "--timeout", "--connect-timeout",
       "--max-bytes", "--max-redirects", "-A", "--user-agent", "--per-host", "--host-delay",
-      "--state", "--min-interval", "--max-interval", "--stats-interval",
+      "--state", "--min-interval", "--max-interval", "--stats-interval", "--html",
     ].contains(name)
   }
 
@@ -237,6 +243,9 @@ struct CommandLineOptions {
           --host-delay SECONDS   least time between request starts to one site (default 1)
       -A, --user-agent S         User-Agent header (default feedpull/\(FeedPullVersion.current))
           --no-discover          report a web page's feeds instead of pulling the first
+          --html safe|raw|text   HTML in titles, summaries and content: sanitized with its
+                                 links made absolute (safe, the default), as the feed gives
+                                 it (raw), or rendered as plain text (text)
           --state PATH           keep state between runs in a SQLite file: validators, items
                                  already delivered (only new and updated ones are written),
                                  the schedule; created when missing. A postgresql:// URI

@@ -80,16 +80,19 @@ final class FeedDocumentBuilder {
     }
   }
   @exclusivity(unchecked) var extensionCapture: ExtensionCapture?
+  /// What `--html` does to fields holding HTML (sanitize, render as text, or nothing).
+  @exclusivity(unchecked) var html: HTMLFieldTreatment
   /// The item's `source` element while it is read (Atom: a container of title and links).
   @exclusivity(unchecked) var originDepth: Int?
   var originURLIsSelf = false
 
   init(
-    documentURL: String?, limits: StreamingFeedParser.Limits,
+    documentURL: String?, limits: StreamingFeedParser.Limits, html: HTMLMode = .safe,
     emit: @escaping (FeedEvent) -> Void
   ) {
     self.documentURL = documentURL
     self.limits = limits
+    self.html = HTMLFieldTreatment(html)
     self.emit = emit
   }
 
