@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// `&…;` in HTML text and attribute values: which are references, and what they stand for.
 ///
 /// A named reference counts with its `;` and a name HTML5 defines (`&nbsp;`, `&eacute;`); a
@@ -58,8 +60,23 @@ enum HTMLCharacterReference {
     guard index > nameStart, index < count, input[index] == UInt8(ascii: ";"),
       nameStart < count, input[nameStart].isASCIILetter
     else { return .literal }
-    let name = UnsafeBufferPointer(rebasing: input[nameStart..<index])
-    return isDefined(name) ? .keep(end: index + 1) : .literal
+    let name = input.baseAddress! + nameStart
+    let length = index - nameStart
+    if isCommonName(name, length) { return .keep(end: index + 1) }
+    return HTMLEntities.characters(name, length) == nil ? .literal : .keep(end: index + 1)
+  }
+
+  /// `amp`, `lt`, `gt`, `quot`, `apos`, `nbsp`: most references in feeds, known without a
+  /// table look-up.
+  @inline(__always)
+  private static func isCommonName(_ name: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    guard length >= 2 && length <= 4 else { return false }
+    let word = ByteWord.load(name, count: length)
+    switch length {
+    case 2: return word == 0x746C || word == 0x7467  // lt, gt
+    case 3: return word == 0x70_6D61  // amp
+    default: return word == 0x746F_7571 || word == 0x736F_7061 || word == 0x7073_626E
+    }
   }
 
   /// The text of a reference `read` called `keep` or `replace`, appended as UTF-8.
@@ -82,9 +99,9 @@ enum HTMLCharacterReference {
       if let scalar = character(value) { appendUTF8(scalar, to: &output) }
       return
     }
-    let name = String(
-      decoding: UnsafeBufferPointer(rebasing: input[start + 1..<end - 1]), as: UTF8.self)
-    if let text = HTMLEntities.replacement(for: name) { output.append(contentsOf: text.utf8) }
+    if let packed = HTMLEntities.characters(input.baseAddress! + start + 1, end - start - 2) {
+      HTMLEntities.unpack(packed) { appendUTF8($0, to: &output) }
+    }
   }
 
   /// The character a number names, as HTML reads it: the C1 range as windows-1252 (how
@@ -103,10 +120,6 @@ enum HTMLCharacterReference {
   /// A C0 control other than tab, LF and CR: no text keeps one, whatever wrote it.
   static func isRemovedControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r"
-  }
-
-  private static func isDefined(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-    HTMLEntities.replacement(for: String(decoding: name, as: UTF8.self)) != nil
   }
 
   private static func digitValue(_ byte: UInt8, hex: Bool) -> UInt8? {

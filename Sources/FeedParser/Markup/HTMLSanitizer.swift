@@ -45,7 +45,7 @@ struct HTMLSanitizer {
   }
 
   init() {
-    seenNames = Array(repeating: 0, count: (HTMLVocabulary.attributes.entries.count + 63) / 64)
+    seenNames = Array(repeating: 0, count: (HTMLVocabulary.attributes.count + 63) / 64)
   }
 
   /// The sanitized text, or nil when `input` is safe as it is. `base` is what relative URIs
@@ -59,12 +59,16 @@ struct HTMLSanitizer {
     output.removeAll(keepingCapacity: true)
     copied = 0
     changed = false
-    var tokenizer = HTMLTokenizer(input, reusing: attributeStorage)
+    var tokenizer = HTMLTokenizer(input, reusing: &attributeStorage)
     defer { attributeStorage = tokenizer.takeAttributeStorage() }
     while let token = tokenizer.next() {
       switch token {
       case .text(let range):
-        if run.appletDepth > 0 { replace(range, with: []) } else { text(range) }
+        if run.appletDepth > 0 {
+          replace(range, with: [])
+        } else if tokenizer.textFirstSpecial < range.upperBound {
+          text(tokenizer.textFirstSpecial..<range.upperBound)
+        }
       case .ignored(let range):
         replace(range, with: [])
       case .startTag(let name, let tag, let selfClosing):
@@ -186,10 +190,10 @@ struct HTMLSanitizer {
     _ name: Range<Int>, _ tag: Range<Int>, _ selfClosing: Bool,
     _ tokenizer: inout HTMLTokenizer, _ run: inout Run
   ) {
-    let input = self.input
+    let elements = HTMLVocabulary.elements
     let base = input.baseAddress!
-    let row = HTMLVocabulary.elements.index(base + name.lowerBound, name.count)
-    let info = row.map { HTMLVocabulary.elements.entries[$0].info } ?? []
+    let row = elements.row(base + name.lowerBound, name.count)
+    let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
       if info.contains(.droppedWithContent) && !selfClosing { run.appletDepth += 1 }
       return replace(tag, with: [])
@@ -203,12 +207,11 @@ struct HTMLSanitizer {
       return replace(tag, with: [])
     }
     guard let row else { return replace(tag, with: []) }
-    let attributes = tokenizer.attributes
     // Which vocabulary's attributes apply, as feedparser decides: MathML inside `math`, SVG
     // inside `svg`, else HTML; `svg` and `math` themselves open their vocabulary when they
     // carry its namespace (HTML's inline SVG and MathML do without: it is implied).
-    let isSVGRoot = row == Self.svgRow
-    let isMathRoot = row == Self.mathRow
+    let isSVGRoot = row == HTMLVocabulary.svgRow
+    let isMathRoot = row == HTMLVocabulary.mathRow
     var vocabulary: HTMLVocabulary.AttributeInfo
     var addsNamespace = false
     if run.mathDepth > 0 && info.contains(.mathML) {
@@ -218,10 +221,12 @@ struct HTMLSanitizer {
     } else if info.contains(.html) {
       vocabulary = .html
     } else if isSVGRoot || isMathRoot {
-      let namespace = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
-      let declared = declaresNamespace(attributes, namespace, input)
-      guard declared || run.flavour == .html else { return replace(tag, with: []) }
-      addsNamespace = !hasAttribute(attributes, Self.xmlnsRow, input)
+      let namespace: StaticString = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
+      let declared = namespaceDeclaration(tokenizer.attributes)
+      guard declared.map({ $0.equals(namespace) }) == true || run.flavour == .html else {
+        return replace(tag, with: [])
+      }
+      addsNamespace = declared == nil
       vocabulary = isSVGRoot ? .svg : .mathML
     } else {
       return replace(tag, with: [])
@@ -230,49 +235,43 @@ struct HTMLSanitizer {
     if isMathRoot && !selfClosing { run.mathDepth += 1 }
     let isForeign = vocabulary != .html
     let isVoid = info.contains(.void) && !isForeign
-    let addsXLink =
-      (run.svgDepth > 0 || run.mathDepth > 0)
-      && attributes.contains { attribute in
-        HTMLVocabulary.attributes.index(
-          base + attribute.name.lowerBound, attribute.name.count
-        ).map { HTMLVocabulary.attributes.entries[$0].info.contains(.xlink) } ?? false
-      } && !hasAttribute(attributes, Self.xmlnsXLinkRow, input)
-    var tagChanged = addsNamespace || addsXLink
-    tagChanged =
-      keepAttributes(
-        attributes, element: info, vocabulary: vocabulary, run: run) || tagChanged
+    let (attributesChanged, addsXLink) = keepAttributes(
+      tokenizer.attributes, element: info, vocabulary: vocabulary, run: run)
     // The name as written out: lower case (SVG's camel case).
-    let spelling = HTMLVocabulary.elements.entries[row].spelling
-    if !tagChanged {
-      tagChanged = !Self.bytes(input, name, equal: spelling)
-    }
+    let spelling = elements.spelling(row)
+    var tagChanged =
+      attributesChanged || addsNamespace || addsXLink || !spelling.equals(input, name)
     // A non-void HTML element written `<p/>` becomes `<p></p>` in XHTML, and in HTML when it
     // has no attributes (feedparser); otherwise the `/` goes. Foreign elements keep `/>`.
+    let hasSelfClosingSlash = selfClosing && !isVoid && !isForeign
     let closesItself =
-      selfClosing && !isVoid && !isForeign
-      && (run.flavour == .xhtml || attributes.isEmpty)
-    if selfClosing && !isVoid && !isForeign { tagChanged = true }
+      hasSelfClosingSlash && (run.flavour == .xhtml || tokenizer.attributes.isEmpty)
+    if hasSelfClosingSlash { tagChanged = true }
     guard tagChanged else { return }
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(UInt8(ascii: "<"))
     output.append(contentsOf: spelling)
+    let attributeTable = HTMLVocabulary.attributes
     for attribute in kept {
-      let entry = HTMLVocabulary.attributes.entries[attribute.row]
+      let attributeSpelling = attributeTable.spelling(attribute.row)
       output.append(UInt8(ascii: " "))
-      output.append(contentsOf: entry.spelling)
+      output.append(contentsOf: attributeSpelling)
       output.append(contentsOf: "=\"".utf8)
       if let newValue = attribute.newValue {
         output.append(contentsOf: values[newValue])
       } else if let value = attribute.value {
         appendAttributeValue(UnsafeBufferPointer(rebasing: input[value]))
       } else {
-        output.append(contentsOf: entry.spelling)
+        output.append(contentsOf: attributeSpelling)
       }
       output.append(UInt8(ascii: "\""))
     }
     if addsNamespace {
       output.append(contentsOf: " xmlns=\"".utf8)
-      output.append(contentsOf: (isSVGRoot ? Self.svgNamespace : Self.mathNamespace).utf8)
+      let namespace: StaticString = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
+      output.append(
+        contentsOf: UnsafeBufferPointer(
+          start: namespace.utf8Start, count: namespace.utf8CodeUnitCount))
       output.append(UInt8(ascii: "\""))
     }
     if addsXLink { output.append(contentsOf: " xmlns:xlink=\"http://www.w3.org/1999/xlink\"".utf8) }
@@ -288,28 +287,45 @@ struct HTMLSanitizer {
     }
   }
 
-  /// Fills `kept` with the tag's attributes that stay (and their new values, in `values`);
-  /// true when the tag must be written anew.
+  /// The value of the tag's `xmlns` attribute, if it has one.
+  private func namespaceDeclaration(_ attributes: [HTMLTokenizer.Attribute])
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    let base = input.baseAddress!
+    for attribute in attributes
+    where HTMLVocabulary.attributes.row(base + attribute.name.lowerBound, attribute.name.count)
+      == HTMLVocabulary.xmlnsRow
+    {
+      return UnsafeBufferPointer(rebasing: input[attribute.value ?? 0..<0])
+    }
+    return nil
+  }
+
+  /// Fills `kept` with the tag's attributes that stay (and their new values, in `values`), in
+  /// one pass: whether the tag must be written anew, and whether it needs the XLink namespace
+  /// declared (inside SVG or MathML, an `xlink:` attribute without `xmlns:xlink`).
   private mutating func keepAttributes(
     _ attributes: [HTMLTokenizer.Attribute], element: HTMLVocabulary.ElementInfo,
     vocabulary: HTMLVocabulary.AttributeInfo, run: Run
-  ) -> Bool {
-    kept.removeAll(keepingCapacity: true)
-    values.removeAll(keepingCapacity: true)
-    let input = self.input
+  ) -> (changed: Bool, addsXLink: Bool) {
+    if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
+    if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+    guard !attributes.isEmpty else { return (false, false) }
+    let table = HTMLVocabulary.attributes
     let base = input.baseAddress!
     var changed = false
-    seenRows.removeAll(keepingCapacity: true)
+    var sawXLink = false
+    var sawXLinkDeclaration = false
+    if !seenRows.isEmpty { seenRows.removeAll(keepingCapacity: true) }
+    defer { for row in seenRows { seenNames[row >> 6] = 0 } }
     for attribute in attributes {
-      guard
-        let row = HTMLVocabulary.attributes.index(
-          base + attribute.name.lowerBound, attribute.name.count)
-      else {
+      guard let row = table.row(base + attribute.name.lowerBound, attribute.name.count) else {
         changed = true
         continue
       }
-      let entry = HTMLVocabulary.attributes.entries[row]
-      let info = entry.info
+      let info = table.info(row)
+      if info.contains(.xlink) { sawXLink = true }
+      if row == HTMLVocabulary.xmlnsXLinkRow { sawXLinkDeclaration = true }
       let isStyle = info.contains(.style) && vocabulary == .html
       guard info.contains(vocabulary) || isStyle else {
         changed = true
@@ -323,8 +339,10 @@ struct HTMLSanitizer {
       }
       seenNames[word] |= bit
       seenRows.append(row)
-      if !Self.bytes(input, attribute.name, equal: entry.spelling) { changed = true }
-      if attribute.quote != UInt8(ascii: "\"") { changed = true }
+      if attribute.quote != UInt8(ascii: "\"") || !table.spelling(row).equals(input, attribute.name)
+      {
+        changed = true
+      }
       var keptAttribute = KeptAttribute(row: row, newValue: nil, value: attribute.value)
       let resolves =
         info.uriAttribute.map { element.resolvedURIAttributes & (1 << $0.rawValue) != 0 }
@@ -335,9 +353,8 @@ struct HTMLSanitizer {
           changed = true
           continue
         }
-        if let value = attribute.value, Self.bytes(input, value, equal: clean) {
-          // Already as it is written out.
-        } else {
+        let written = attribute.value.map { input[$0].elementsEqual(clean) } ?? false
+        if !written {
           keptAttribute.newValue = appendValue(escaping: clean)
           changed = true
         }
@@ -360,8 +377,8 @@ struct HTMLSanitizer {
       }
       kept.append(keptAttribute)
     }
-    for row in seenRows { seenNames[row >> 6] = 0 }
-    return changed
+    let addsXLink = sawXLink && !sawXLinkDeclaration && (run.svgDepth > 0 || run.mathDepth > 0)
+    return (changed, addsXLink)
   }
 
   /// A URI attribute's value, when it must change: decoded, trimmed, resolved against `base`,
@@ -395,11 +412,20 @@ struct HTMLSanitizer {
     guard raw[rest] == UInt8(ascii: ":"), raw[rest + 1] == UInt8(ascii: "/"),
       raw[rest + 2] == UInt8(ascii: "/")
     else { return false }
-    for byte in raw
-    where byte <= 0x20 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<")
-      || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"")
-    {
-      return false
+    // Eight bytes at a time: no control or space, `&`, `<`, `>` or `"`.
+    let base = raw.baseAddress!
+    var index = 0
+    while index < raw.count {
+      let remaining = raw.count - index
+      var word = ByteWord.load(base + index, count: min(8, remaining))
+      // Bytes past the end read as `a`, which none of the tests flags.
+      if remaining < 8 { word |= 0x6161_6161_6161_6161 &<< UInt64(8 * remaining) }
+      let mask =
+        ByteWord.matchesBelow(word, 0x21) | ByteWord.matches(word, UInt8(ascii: "&"))
+        | ByteWord.matches(word | 0x0202_0202_0202_0202, UInt8(ascii: ">"))
+        | ByteWord.matches(word, UInt8(ascii: "\""))
+      if mask != 0 { return false }
+      index += 8
     }
     return true
   }
@@ -493,20 +519,19 @@ struct HTMLSanitizer {
   }
 
   private mutating func endTag(_ name: Range<Int>, _ tag: Range<Int>, _ run: inout Run) {
-    let input = self.input
-    let base = input.baseAddress!
-    let row = HTMLVocabulary.elements.index(base + name.lowerBound, name.count)
-    let info = row.map { HTMLVocabulary.elements.entries[$0].info } ?? []
+    let elements = HTMLVocabulary.elements
+    let row = elements.row(input.baseAddress! + name.lowerBound, name.count)
+    let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
       if info.contains(.droppedWithContent) { run.appletDepth -= 1 }
       return replace(tag, with: [])
     }
     guard let row, !info.contains(.void) else { return replace(tag, with: []) }
     var isKept = info.contains(.html)
-    if row == Self.svgRow && run.svgDepth > 0 {
+    if row == HTMLVocabulary.svgRow && run.svgDepth > 0 {
       run.svgDepth -= 1
       isKept = true
-    } else if row == Self.mathRow && run.mathDepth > 0 {
+    } else if row == HTMLVocabulary.mathRow && run.mathDepth > 0 {
       run.mathDepth -= 1
       isKept = true
     } else if !isKept {
@@ -514,9 +539,9 @@ struct HTMLSanitizer {
         (run.mathDepth > 0 && info.contains(.mathML)) || (run.svgDepth > 0 && info.contains(.svg))
     }
     guard isKept else { return replace(tag, with: []) }
-    let spelling = HTMLVocabulary.elements.entries[row].spelling
+    let spelling = elements.spelling(row)
     // `</p>` exactly as written out stays; `</P>`, `</p >` are written anew.
-    if tag.count == spelling.count + 3, Self.bytes(input, name, equal: spelling) { return }
+    if tag.count == spelling.count + 3, spelling.equals(input, name) { return }
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(contentsOf: "</".utf8)
     output.append(contentsOf: spelling)
@@ -525,42 +550,6 @@ struct HTMLSanitizer {
 
   // MARK: Helpers
 
-  private static let svgNamespace = "http://www.w3.org/2000/svg"
-  private static let mathNamespace = "http://www.w3.org/1998/Math/MathML"
-  private static let svgRow = row("svg", in: HTMLVocabulary.elements)
-  private static let mathRow = row("math", in: HTMLVocabulary.elements)
-  private static let xmlnsRow = row("xmlns", in: HTMLVocabulary.attributes)
-  private static let xmlnsXLinkRow = row("xmlns:xlink", in: HTMLVocabulary.attributes)
-
-  private static func row<Info>(_ name: String, in table: HTMLNameTable<Info>) -> Int {
-    let bytes = Array(name.utf8)
-    return bytes.withUnsafeBufferPointer { table.index($0.baseAddress!, $0.count) } ?? -1
-  }
-
-  private func hasAttribute(
-    _ attributes: [HTMLTokenizer.Attribute], _ row: Int, _ input: UnsafeBufferPointer<UInt8>
-  ) -> Bool {
-    let base = input.baseAddress!
-    return attributes.contains {
-      HTMLVocabulary.attributes.index(base + $0.name.lowerBound, $0.name.count) == row
-    }
-  }
-
-  private func declaresNamespace(
-    _ attributes: [HTMLTokenizer.Attribute], _ namespace: String,
-    _ input: UnsafeBufferPointer<UInt8>
-  ) -> Bool {
-    let base = input.baseAddress!
-    return attributes.contains {
-      HTMLVocabulary.attributes.index(base + $0.name.lowerBound, $0.name.count)
-        == Self.xmlnsRow
-        && $0.value.map { Self.bytes(input, $0, equal: Array(namespace.utf8)) } == true
-    }
-  }
-
-  private static func bytes(
-    _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, equal other: [UInt8]
-  ) -> Bool {
-    range.count == other.count && input[range].elementsEqual(other)
-  }
+  private static let svgNamespace: StaticString = "http://www.w3.org/2000/svg"
+  private static let mathNamespace: StaticString = "http://www.w3.org/1998/Math/MathML"
 }

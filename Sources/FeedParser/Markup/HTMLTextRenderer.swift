@@ -10,6 +10,7 @@ import FeedPullSupport
 struct HTMLTextRenderer {
   private var output: [UInt8] = []
   private var attributeStorage: [HTMLTokenizer.Attribute] = []
+  private var referenceScratch: [UInt8] = []
 
   /// What the renderer knows as it goes through one text.
   private struct Run {
@@ -27,7 +28,7 @@ struct HTMLTextRenderer {
     output.removeAll(keepingCapacity: true)
     output.reserveCapacity(input.count)
     var run = Run()
-    var tokenizer = HTMLTokenizer(input, reusing: attributeStorage)
+    var tokenizer = HTMLTokenizer(input, reusing: &attributeStorage)
     defer { attributeStorage = tokenizer.takeAttributeStorage() }
     let base = input.baseAddress
     while let token = tokenizer.next() {
@@ -70,9 +71,8 @@ struct HTMLTextRenderer {
   private static func info(_ base: UnsafePointer<UInt8>, _ name: Range<Int>)
     -> HTMLVocabulary.ElementInfo
   {
-    HTMLVocabulary.elements.index(base + name.lowerBound, name.count).map {
-      HTMLVocabulary.elements.entries[$0].info
-    } ?? []
+    let elements = HTMLVocabulary.elements
+    return elements.row(base + name.lowerBound, name.count).map { elements.info($0) } ?? []
   }
 
   private static func isBR(_ base: UnsafePointer<UInt8>, _ name: Range<Int>) -> Bool {
@@ -96,66 +96,105 @@ struct HTMLTextRenderer {
   }
 
   /// Character data from `start` to the end of `input`, decoded, its white space folded
-  /// outside `pre`.
-  private mutating func text(_ input: UnsafeBufferPointer<UInt8>, from start: Int, _ run: inout Run)
-  {
+  /// outside `pre`. Copied a run at a time: a run ends at a reference or at white space other
+  /// than one space between two words, which most text has little of.
+  private mutating func text(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, _ run: inout Run
+  ) {
+    guard let base = input.baseAddress else { return }
+    let end = input.count
     var index = start
-    while index < input.count {
-      var byte = input[index]
-      var scalarBytes: [UInt8]? = nil
-      var next = index + 1
+    while index < end {
+      let byte = base[index]
       if byte == UInt8(ascii: "&") {
-        switch HTMLCharacterReference.read(input, at: index) {
-        case .keep(let end):
-          var decoded: [UInt8] = []
-          HTMLCharacterReference.appendDecoded(input, from: index, to: end, into: &decoded)
-          scalarBytes = decoded
-          next = end
-        case .replace(let end, let scalar):
-          var decoded: [UInt8] = []
-          if let scalar { HTMLCharacterReference.appendUTF8(scalar, to: &decoded) }
-          scalarBytes = decoded
-          next = end
-        case .literal:
-          break
+        index = reference(input, at: index, &run)
+        continue
+      }
+      if run.preDepth == 0 {
+        if byte.isHTMLSpace {
+          if !output.isEmpty && run.pendingBreaks == 0 { run.pendingSpace = true }
+          index += 1
+          continue
         }
-      }
-      if let scalarBytes {
-        // A decoded `&nbsp;` is text, not white space to fold.
-        if !scalarBytes.isEmpty { emit(scalarBytes, &run) }
-        index = next
+      } else if byte == 0x0A || byte == 0x0D {
+        // A line break inside `pre`: CR LF and a lone CR count as one.
+        let isCRLF = byte == 0x0D && index + 1 < end && base[index + 1] == 0x0A
+        index += isCRLF ? 2 : 1
+        if !output.isEmpty { run.pendingBreaks = min(2, run.pendingBreaks + 1) }
+        run.pendingSpace = false
         continue
       }
-      if byte.isHTMLSpace && run.preDepth == 0 {
-        if !output.isEmpty && run.pendingBreaks == 0 { run.pendingSpace = true }
-        index += 1
+      let runEnd = Self.runEnd(base, from: index + 1, to: end, preformatted: run.preDepth > 0)
+      emit(UnsafeBufferPointer(start: base + index, count: runEnd - index), &run)
+      index = runEnd
+    }
+  }
+
+  /// Where a run of text that is copied as it is ends: at `&`, at white space other than one
+  /// space followed by a printable byte (outside `pre`), at a line break (inside `pre`).
+  @inline(__always)
+  private static func runEnd(
+    _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, preformatted: Bool
+  ) -> Int {
+    var index = start
+    while index < end {
+      if index &+ 8 <= end {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let mask = ByteWord.matches(word, UInt8(ascii: "&")) | ByteWord.matchesBelow(word, 0x21)
+        if mask == 0 {
+          index &+= 8
+          continue
+        }
+        index &+= ByteWord.firstMatch(mask)
+      }
+      let byte = base[index]
+      if byte == UInt8(ascii: "&") { return index }
+      if byte > 0x20 {
+        index &+= 1
         continue
       }
-      if byte == 0x0D && run.preDepth > 0 {
-        // CR LF and lone CR as LF.
-        byte = 0x0A
-        if index + 1 < input.count && input[index + 1] == 0x0A { next = index + 2 }
+      if preformatted {
+        if byte == 0x0A || byte == 0x0D { return index }
+      } else {
+        guard byte == 0x20, index &+ 1 < end, base[index &+ 1] > 0x20,
+          base[index &+ 1] != UInt8(ascii: "&")
+        else { return index }
       }
-      if byte == 0x0A && run.preDepth > 0 {
-        run.pendingBreaks = min(2, run.pendingBreaks + 1)
-        if output.isEmpty { run.pendingBreaks = 0 }
-        index = next
-        continue
+      index &+= 1
+    }
+    return end
+  }
+
+  /// A reference at `index`: its characters written as text (a decoded `&nbsp;` is text, not
+  /// white space to fold), or a literal `&`; returns where the text goes on.
+  private mutating func reference(
+    _ input: UnsafeBufferPointer<UInt8>, at index: Int, _ run: inout Run
+  ) -> Int {
+    var scratch: [UInt8] = []
+    swap(&scratch, &referenceScratch)
+    defer {
+      scratch.removeAll(keepingCapacity: true)
+      swap(&scratch, &referenceScratch)
+    }
+    switch HTMLCharacterReference.read(input, at: index) {
+    case .keep(let end):
+      HTMLCharacterReference.appendDecoded(input, from: index, to: end, into: &scratch)
+      if !scratch.isEmpty { scratch.withUnsafeBufferPointer { emit($0, &run) } }
+      return end
+    case .replace(let end, let scalar):
+      if let scalar {
+        HTMLCharacterReference.appendUTF8(scalar, to: &scratch)
+        scratch.withUnsafeBufferPointer { emit($0, &run) }
       }
-      // A run of ordinary bytes at once.
-      var end = next
-      while end < input.count {
-        let following = input[end]
-        if following == UInt8(ascii: "&") || following.isHTMLSpace { break }
-        end += 1
-      }
-      emit(input[index..<end], &run)
-      index = end
+      return end
+    case .literal:
+      emit(UnsafeBufferPointer(start: input.baseAddress! + index, count: 1), &run)
+      return index + 1
     }
   }
 
   /// Writes text, after the breaks or the space owed before it.
-  private mutating func emit<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ run: inout Run) {
+  private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ run: inout Run) {
     if !output.isEmpty {
       if run.pendingBreaks > 0 {
         for _ in 0..<run.pendingBreaks { output.append(0x0A) }

@@ -87,6 +87,13 @@ enum HTMLVocabulary {
   static let elements = HTMLNameTable<ElementInfo>(elementRows())
   static let attributes = HTMLNameTable<AttributeInfo>(attributeRows())
 
+  /// The rows the sanitizer asks for by name.
+  static let svgRow = elements.row(of: "svg")
+  static let mathRow = elements.row(of: "math")
+  static let brRow = elements.row(of: "br")
+  static let xmlnsRow = attributes.row(of: "xmlns")
+  static let xmlnsXLinkRow = attributes.row(of: "xmlns:xlink")
+
   // MARK: The lists
 
   /// HTML elements kept by the sanitizer: feedparser's acceptable elements.
@@ -265,5 +272,13 @@ enum HTMLVocabulary {
       add(attribute.name, number)
     }
     return order.map { ($0, info[$0]!) }
+  }
+}
+
+extension HTMLNameTable {
+  /// The row of a name the table is known to hold (-1 if it does not).
+  func row(of name: String) -> Int {
+    var name = name
+    return name.withUTF8 { row($0.baseAddress!, $0.count) } ?? -1
   }
 }
