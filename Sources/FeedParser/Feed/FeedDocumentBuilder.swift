@@ -405,6 +405,15 @@ final class FeedDocumentBuilder {
     }
   }
 
+  /// An element had more attributes than `limits.maxAttributes`: the first ones were kept, and
+  /// the document is not well-formed.
+  func noteTooManyAttributes() {
+    wellformed = false
+    if firstError == nil {
+      firstError = "an element with more than \(limits.maxAttributes) attributes (the rest dropped)"
+    }
+  }
+
   func stop(_ kind: FeedParseFailure.Kind, _ message: String) {
     guard stopFailure == nil else { return }
     stopFailure = FeedParseFailure(kind: kind, message: message)
