@@ -140,7 +140,9 @@ public final class StreamingFeedParser {
     builder.finishDocument()
     let failure = DocumentEnding(endingFacts).failure
     let repaired = preparer.repaired || doctypeGate.sawMalformedMarkup
-    let decision = preparer.decision
+    // How far the preparation got when the parse stopped early depends on the chunking: a
+    // switch to windows-1252 counts only for a document read to its end.
+    let decision = failure == nil ? preparer.readEncoding : preparer.decision
     parser = nil
     return FeedParseResult(
       wellformed: failure == nil && builder.wellformed && !repaired

@@ -206,5 +206,11 @@ import Testing
     #expect(
       PersonTextParser.person(from: "joe@example.com") == FeedPerson(email: "joe@example.com"))
     #expect(PersonTextParser.person(from: "Joe") == FeedPerson(name: "Joe"))
+    #expect(
+      PersonTextParser.person(from: "Joe Bloggs (mailto:joe@example.com)")
+        == FeedPerson(name: "Joe Bloggs", email: "joe@example.com"))
+    #expect(
+      PersonTextParser.person(from: "Joe Bloggs <mailto:joe@example.com>")
+        == FeedPerson(name: "Joe Bloggs", email: "joe@example.com"))
   }
 }

@@ -114,6 +114,27 @@ import Testing
     }
   }
 
+  /// Text of every length up to 48 with a `&` at every place: the scans that read eight and
+  /// sixteen bytes at a time stop at the text's end (a text of 22 bytes once read one past it).
+  @Test func everyLengthAndPlace() {
+    var sanitizer = HTMLSanitizer()
+    for length in 1...48 {
+      for place in 0..<length {
+        var bytes = Array(repeating: UInt8(ascii: "x"), count: length)
+        bytes[place] = UInt8(ascii: "&")
+        let output = bytes.withUnsafeBufferPointer {
+          sanitizer.sanitize($0, base: nil, flavour: .html)
+        }
+        var expected = String(repeating: "x", count: length)
+        expected.replaceSubrange(
+          expected.index(
+            expected.startIndex, offsetBy: place)...expected.index(
+              expected.startIndex, offsetBy: place), with: "&amp;")
+        #expect(output.map { String(decoding: $0, as: UTF8.self) } == expected)
+      }
+    }
+  }
+
   /// XHTML (Atom `type="xhtml"`): `<p/>` is an empty element, SVG needs its namespace.
   @Test func xhtmlFlavour() {
     var sanitizer = HTMLSanitizer()

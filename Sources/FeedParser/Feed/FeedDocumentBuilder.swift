@@ -270,6 +270,13 @@ final class FeedDocumentBuilder {
       } else {
         channel.version = attributes.value("version") == "0.3" ? .atom03 : .atom
       }
+    case .item where namespace == "http://www.w3.org/2005/atom":
+      // An Atom entry document (RFC 4287 section 4.1.2): a feed of that one entry, its `source`
+      // standing for the feed.
+      channel.version = .atom10
+      isEntryDocument = true
+      item = ItemDraft(index: 0, depth: depth, extrasBuffer: itemExtrasBuffer)
+      itemScope = NamespaceScope(isItem: true)
     default:
       rootState = .notAFeed
       stop(.notAFeed, "the root element is not RSS, RDF or Atom")
@@ -280,6 +287,9 @@ final class FeedDocumentBuilder {
       channel.language = language
     }
   }
+
+  /// The root is an Atom `entry`: the document is a feed of that one item.
+  private(set) var isEntryDocument = false
 
   /// RSS 1.0 and RSS 0.90 share the `rdf:RDF` root; the namespace of its children tells them
   /// apart, as feedparser does.

@@ -65,7 +65,8 @@ extension FeedDocumentBuilder {
     case .generator:
       if item == nil { channel.generator = trimmed }
     case .language:
-      if item == nil { channel.language = trimmed }
+      // An item's own language (`dc:language`), as a JSON Feed item's.
+      if item != nil { item!.item.language = trimmed } else { channel.language = trimmed }
     case .rights:
       let rights = treated(text, capture).text.nonBlank
       if item != nil { item!.extras.rights = rights } else { channel.rights = rights }

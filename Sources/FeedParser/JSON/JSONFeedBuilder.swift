@@ -120,9 +120,13 @@ final class JSONFeedBuilder: JSONEventHandler {
     return true
   }
 
-  /// `content_html` after `--html`, its relative URIs resolved against the document's URL.
+  /// The item as handed over: the feed's authors when it has none, `content_html` after
+  /// `--html` (its relative URIs resolved against the document's URL).
   private func treated(_ item: consuming FeedItem) -> FeedItem {
     var item = item
+    // JSON Feed 1.1: an item without authors has the feed's (those read so far: feeds write
+    // them before `items`).
+    if item.authors.isEmpty { item.authors = people(list: feedAuthorList, single: feedAuthor) }
     if let content = item.contentUTF8 {
       (item.contentUTF8, item.contentType) = html.apply(
         content, type: item.contentType, base: documentURL)

@@ -100,6 +100,7 @@ struct HTMLTokenizer {
         if Self.specialMask(first) | Self.specialMask(second) != 0 { break }
         index &+= 16
       }
+      guard index < count else { break }
       if index &+ 8 <= count {
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         let mask = Self.specialMask(word)
