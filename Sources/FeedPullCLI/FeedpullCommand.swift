@@ -61,7 +61,10 @@ public enum FeedpullCommand {
     }
     switch options.command {
     case .stateForget: return StateCommand.run(["forget"] + options.sources, store: store)
-    case .stateExport: return StateCommand.run(["export"], store: store)
+    case .stateExport: return StateTransferCommand.export(store, opml: options.opml)
+    case .stateImport:
+      return StateTransferCommand.importing(
+        options.importFile ?? "-", into: store, quiet: options.verbosity == .quiet)
     default: return StateCommand.run(["list"], store: store)
     }
   }

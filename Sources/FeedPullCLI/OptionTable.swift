@@ -29,7 +29,7 @@ enum OptionTable {
     },
     .text(
       "--output", "-o", placeholder: "FILE",
-      example: "/var/lib/feedpull/items.jsonl", for: pulling.union([.stateExport]),
+      example: "/var/lib/feedpull/items.jsonl", for: pulling,
       help: "append the records to FILE (SIGHUP reopens it)",
       meaning: "append the records to FILE, created when missing, instead of standard output;"
         + " SIGHUP reopens it, so that a log rotation can move it away"

@@ -24,8 +24,9 @@ public enum SubscriptionList {
     try parse(try contents(of: path), name: path == "-" ? "standard input" : path)
   }
 
-  /// The file's bytes, or why they cannot be read (`cannot read list.txt: Permission denied`).
-  private static func contents(of path: String) throws(ReadError) -> Data {
+  /// The file's bytes (`-`: standard input's), or why they cannot be read (`cannot read
+  /// list.txt: Permission denied`).
+  public static func contents(of path: String) throws(ReadError) -> Data {
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw unreadable(path) }
     defer { if path != "-" { close(descriptor) } }
