@@ -1,11 +1,14 @@
+import FeedPull
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Writes `text` to stderr in one `write`, as it is (no buffering: a message comes before the
-/// exit that follows it).
+/// A line on stderr, in one `write` (no buffering: a message comes before the exit that follows
+/// it); it may quote a source or a server's words, so only what a terminal shows as text gets
+/// there (`TerminalText`).
 func printError(_ text: String) {
-  var text = text
+  var text = TerminalText.safe(text)
   text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }
 
