@@ -1,6 +1,7 @@
 import Dispatch
 import FeedPull
 import FeedPullSupport
+import Foundation
 import Subscriptions
 
 #if canImport(Glibc)
@@ -47,8 +48,15 @@ final class RecordOutput: Sendable {
       writer = json
     case .text:
       json = nil
+      var style = TextWriter.Style()
+      style.headsQuietSources = options.verbosity == .verbose
+      if options.watch {
+        // A watch shows when each line came: the item's own date says little about a new item.
+        style.lineClock = { Int64(Date().timeIntervalSince1970) }
+      }
       writer = TextWriter(
-        fileDescriptor: descriptor, columns: terminalColumns(), onWriteFailure: onWriteFailure)
+        fileDescriptor: descriptor, columns: terminalColumns(), style: style,
+        onWriteFailure: onWriteFailure)
     }
     let allKinds = Set(CommandLineOptions.RecordKind.allCases)
     sink = kinds.isSuperset(of: allKinds) ? writer : RecordFilter(writer, kinds: kinds)

@@ -4,7 +4,7 @@ import Testing
 
 /// Where sources come from, end to end: `-i -`, list lines with comments and newsboat's tags,
 /// a web address without its scheme, an `-i` file that cannot be read.
-@Suite struct InputListTests {
+@Suite(.serialized) struct InputListTests {
   @Test func aListOnStandardInput() throws {
     let scratch = try CLIScratch()
     defer { scratch.remove() }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Where records go, end to end: `-o FILE` appends, `--records` chooses the kinds.
-@Suite struct RecordOutputTests {
+@Suite(.serialized) struct RecordOutputTests {
   @Test func recordsItemWritesItemsOnly() throws {
     let scratch = try CLIScratch()
     defer { scratch.remove() }

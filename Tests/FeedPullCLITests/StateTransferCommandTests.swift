@@ -8,7 +8,7 @@ import Testing
 
 /// `feedpull state export` → `state import` end to end: a fresh state gets the same `state list`
 /// (and the same export), and `--opml` is a well-formed list of every source.
-@Suite struct StateTransferCommandTests {
+@Suite(.serialized) struct StateTransferCommandTests {
   func feed(_ ids: [String]) -> String {
     CLIScratch.feed("T", items: ids)
   }
