@@ -28,13 +28,8 @@ enum PullCommand {
       writeFailure.withLock { $0 = message }
       batchHolder.cancel()
     }
-    let output: RecordOutput
-    do {
-      output = try RecordOutput(options, onWriteFailure: onWriteFailure)
-    } catch {
-      puller.syncShutdown()
-      return FeedpullCommand.report(error)
-    }
+    guard let output = RecordOutput.open(options, for: puller, onWriteFailure: onWriteFailure)
+    else { return 2 }
     let reporter = StatusReporter(
       wrapping: output.sink, total: Set(sources).count, verbosity: options.verbosity)
     let signals = InterruptSignals { batchHolder.cancel() }

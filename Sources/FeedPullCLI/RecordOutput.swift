@@ -77,6 +77,21 @@ final class RecordOutput: Sendable {
     hangUp.withLock { $0?.cancel() }
   }
 
+  /// The output of a run about to start; nil when the `-o` file cannot be opened: the usage
+  /// error is then said and `puller` shut down, and the run exits 2.
+  static func open(
+    _ options: CommandLineOptions, for puller: FeedPuller,
+    onWriteFailure: @escaping @Sendable (String) -> Void
+  ) -> RecordOutput? {
+    do {
+      return try RecordOutput(options, onWriteFailure: onWriteFailure)
+    } catch {
+      puller.syncShutdown()
+      _ = FeedpullCommand.report(error)
+      return nil
+    }
+  }
+
   /// The name of what is written to, for messages (`standard output` or the `-o` path).
   var destination: String { file?.path ?? "standard output" }
 

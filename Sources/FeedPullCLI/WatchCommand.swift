@@ -29,13 +29,8 @@ struct WatchCommand {
       failure.withLock { $0 = $0 ?? "cannot write to \(destination): \(message)" }
       stop()
     }
-    let output: RecordOutput
-    do {
-      output = try RecordOutput(options, onWriteFailure: onWriteFailure)
-    } catch {
-      puller.syncShutdown()
-      return FeedpullCommand.report(error)
-    }
+    guard let output = RecordOutput.open(options, for: puller, onWriteFailure: onWriteFailure)
+    else { return 2 }
     let reporter = StatusReporter(wrapping: output.sink, total: 0, verbosity: options.verbosity)
     if let shared = store as? PostgresSubscriptionStore {
       return SharedWatch(

@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
-
 /// `feedpull state export` → `state import` end to end: a fresh state gets the same `state list`
 /// (and the same export), and `--opml` is a well-formed list of every source.
 @Suite(.serialized) struct StateTransferCommandTests {
@@ -86,25 +82,10 @@ import Testing
     #expect(try FeedpullProcess.run(["state", "import", list, "--state", state]).status == 0)
     let result = try FeedpullProcess.run(["state", "export", "--opml", "--state", state])
     #expect(result.status == 0)
-    let parser = XMLParser(data: Data(result.stdout.utf8))
-    let outlines = Outlines()
-    parser.delegate = outlines
-    #expect(parser.parse(), "\(result.stdout)")
+    let outlines = OPMLOutlines(Data(result.stdout.utf8))
+    #expect(outlines.wellFormed, "\(result.stdout)")
     #expect(outlines.version == "2.0")
     #expect(
       Set(outlines.urls) == Set(sources.map { $0.replacingOccurrences(of: " ", with: "%20") }))
-  }
-}
-
-private final class Outlines: NSObject, XMLParserDelegate {
-  var urls: [String] = []
-  var version: String?
-
-  func parser(
-    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-    qualifiedName: String?, attributes: [String: String]
-  ) {
-    if elementName == "opml" { version = attributes["version"] }
-    if elementName == "outline", let url = attributes["xmlUrl"] { urls.append(url) }
   }
 }

@@ -1,11 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Subscriptions
-
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
 
 /// `state export` and `state import` through the store protocol: every field survives the trip,
 /// in the record conventions, and a bad line stops the import before anything is written.
@@ -161,24 +158,9 @@ import Testing
     try store.record(
       PullOutcome(state: moved, seenItems: [], sawWholeFeed: false, hostHold: nil, now: 0))
     let opml = try StateTransfer.opml(store)
-    let parser = XMLParser(data: Data(opml.utf8))
-    let collector = OutlineURLs()
-    parser.delegate = collector
-    #expect(parser.parse())
-    #expect(collector.version == "2.0")
-    #expect(Set(collector.urls) == Set(sources + ["https://c.example/new"]))
-  }
-}
-
-private final class OutlineURLs: NSObject, XMLParserDelegate {
-  var urls: [String] = []
-  var version: String?
-
-  func parser(
-    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-    qualifiedName: String?, attributes: [String: String]
-  ) {
-    if elementName == "opml" { version = attributes["version"] }
-    if elementName == "outline", let url = attributes["xmlUrl"] { urls.append(url) }
+    let outlines = OPMLOutlines(Data(opml.utf8))
+    #expect(outlines.wellFormed)
+    #expect(outlines.version == "2.0")
+    #expect(Set(outlines.urls) == Set(sources + ["https://c.example/new"]))
   }
 }
