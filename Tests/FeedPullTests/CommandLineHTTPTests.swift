@@ -157,6 +157,6 @@ import Testing
     #expect(summaries["text"]?.1 == "text/plain")
     let bad = try FeedpullProcess.run(["--html", "strip", server.url("/feed")])
     #expect(bad.status == 2)
-    #expect(bad.stderr.contains("--html must be safe, raw or text"))
+    #expect(bad.stderr.contains("--html needs one of safe, raw, text"), "\(bad.stderr)")
   }
 }

@@ -33,7 +33,9 @@ import Testing
   }
 
   @Test func aTitleTypedHTMLIsShownAsText() {
-    #expect(TerminalText.plain("A <b>bold</b> &amp; \u{1B}[2Jtitle", type: "text/html") == "A bold & [2Jtitle")
+    #expect(
+      TerminalText.plain("A <b>bold</b> &amp; \u{1B}[2Jtitle", type: "text/html")
+        == "A bold & [2Jtitle")
     #expect(TerminalText.plain("A <b>x</b>", type: "text/plain") == "A <b>x</b>")
   }
 

@@ -241,23 +241,24 @@ struct HTMLTokenizer {
     return count
   }
 
+  /// The tag name starting at `start`: up to white space, `/`, `>` or `<`.
+  private func name(from start: Int) -> Range<Int> {
+    var index = start
+    while index < input.count && !Self.endsName(base[index]) { index += 1 }
+    return start..<index
+  }
+
   private mutating func endTag(at start: Int) -> Token? {
-    let count = input.count
-    let nameStart = start + 2
-    var index = nameStart
-    while index < count && !Self.endsName(base[index]) { index += 1 }
-    let name = nameStart..<index
-    guard let end = closingBracket(from: index) else { return nil }
+    let name = name(from: start + 2)
+    guard let end = closingBracket(from: name.upperBound) else { return nil }
     position = end + 1
     return .endTag(name: name, tag: start..<end + 1)
   }
 
   private mutating func startTag(at start: Int) -> Token? {
     let count = input.count
-    let nameStart = start + 1
-    var index = nameStart
-    while index < count && !Self.endsName(base[index]) { index += 1 }
-    let name = nameStart..<index
+    let name = name(from: start + 1)
+    var index = name.upperBound
     if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
     var selfClosing = false
     while true {
