@@ -194,6 +194,9 @@ import Testing
   ])
   func rfc3986Resolution(base: String, reference: String, expected: String) {
     #expect(URIResolver.resolve(reference, against: base) == expected)
+    // The sanitizer's resolver on bytes gives the same.
+    #expect(
+      MarkupBase(base)?.resolve(ArraySlice(reference.utf8)).elementsEqual(expected.utf8) == true)
   }
 
   @Test func personText() {

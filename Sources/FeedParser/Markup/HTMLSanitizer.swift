@@ -106,6 +106,7 @@ struct HTMLSanitizer {
   /// Starts writing a replacement for the input from `start` to `end`: copies what comes
   /// before it; the caller appends the replacement.
   private mutating func beginReplacing(at start: Int, of end: Int) {
+    if !changed { output.reserveCapacity(input.count + input.count / 8 + 64) }
     changed = true
     output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied..<start]))
     copied = end
@@ -395,12 +396,41 @@ struct HTMLSanitizer {
     var bytes: [UInt8] = []
     let acceptable = decoded.withUnsafeBufferPointer { URISchemes.isAcceptable($0) }
     if acceptable {
-      var text = String(decoding: decoded, as: UTF8.self).trimmingSpaces()
+      var start = decoded.startIndex
+      var end = decoded.endIndex
+      while start < end && decoded[start].isXMLSpace { start += 1 }
+      while end > start && decoded[end - 1].isXMLSpace { end -= 1 }
+      let reference = decoded[start..<end]
       // An empty value stays empty (it is what an unsafe one becomes).
-      if let base, !text.isEmpty { text = URIResolver.resolve(text, against: base) }
-      bytes = Array(text.utf8)
+      if let base, !reference.isEmpty, !Self.hasScheme(reference) {
+        if markupBase?.text != base { markupBase = MarkupBase(base) }
+        if let markupBase {
+          bytes = markupBase.resolve(reference)
+        } else {
+          let text = String(decoding: reference, as: UTF8.self)
+          bytes = Array(URIResolver.resolve(text, against: base).utf8)
+        }
+      } else {
+        bytes = Array(reference)
+      }
     }
     return bytes.elementsEqual(raw) && !Self.needsEscaping(raw) ? nil : bytes
+  }
+
+  /// The base of the field being sanitized, split once (`MarkupBase`).
+  private var markupBase: MarkupBase?
+
+  /// RFC 3986 section 3.1: a letter, then letters, digits, `+`, `-`, `.`, then `:`.
+  private static func hasScheme(_ reference: ArraySlice<UInt8>) -> Bool {
+    guard let first = reference.first, first.isASCIILetter else { return false }
+    for byte in reference.dropFirst() {
+      if byte == UInt8(ascii: ":") { return true }
+      guard
+        byte.isASCIIAlphanumeric || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+          || byte == UInt8(ascii: ".")
+      else { return false }
+    }
+    return false
   }
 
   /// `http://` or `https://` and then only bytes that need neither decoding nor escaping.
