@@ -35,7 +35,7 @@ let package = Package(
       name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker", "FeedPullSupport"]),
     .target(
       name: "Subscriptions",
-      dependencies: ["FeedPull", "HTTPWorker", "FeedPullSupport", "CSQLite", "CPQ"]),
+      dependencies: ["FeedPull", "FeedPullSupport", "CSQLite", "CPQ"]),
     .executableTarget(
       name: "FeedPullCLI", dependencies: ["FeedPull", "FeedPullSupport", "Subscriptions"]),
     .target(

@@ -96,9 +96,11 @@ struct CommandLineOptions {
       case "--stats-interval":
         statsInterval = try CommandLineOptions.seconds(name, try value())
       case "--min-interval":
-        subscription.schedule.minInterval = try CommandLineOptions.duration(name, try value())
+        subscription.schedule.minInterval = .seconds(
+          try CommandLineOptions.duration(name, try value()))
       case "--max-interval":
-        subscription.schedule.maxInterval = try CommandLineOptions.duration(name, try value())
+        subscription.schedule.maxInterval = .seconds(
+          try CommandLineOptions.duration(name, try value()))
       case "-q", "--quiet": verbosity = .quiet
       case "-v", "--verbose": verbosity = .verbose
       case "--version": showVersion = true

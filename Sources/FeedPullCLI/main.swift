@@ -26,6 +26,9 @@ func runFeedpull() -> Int32 {
     return 0
   }
 
+  if let words = options.stateCommand, let path = options.statePath {
+    return StateCommand.run(words, location: path)
+  }
   var store: (any SubscriptionStore)?
   if let path = options.statePath {
     do {
@@ -34,9 +37,6 @@ func runFeedpull() -> Int32 {
       printError("feedpull: \(error.message)\n")
       return 1
     }
-  }
-  if let words = options.stateCommand, let store {
-    return StateCommand.run(words, store: store)
   }
 
   var sources = options.sources
@@ -65,8 +65,9 @@ func runFeedpull() -> Int32 {
     return 1
   }
 
-  if options.watch, let store {
-    return WatchCommand(options: options, sources: sources, store: store, puller: puller).run()
+  if let store {
+    let command = StatePullCommand(options: options, sources: sources, store: store, puller: puller)
+    return options.watch ? WatchCommand(command).run() : command.run()
   }
 
   // The run stops at the first failed write to stdout (a full disk, a closed pipe) or the first
@@ -77,59 +78,21 @@ func runFeedpull() -> Int32 {
     writeFailure.withLock { $0 = message }
     batchHolder.cancel()
   }
-  let format = options.format ?? (isatty(STDOUT_FILENO) == 1 ? .text : .jsonl)
-  let output: any PullRecordSink =
-    switch format {
-    case .jsonl: JSONLinesWriter(fileDescriptor: STDOUT_FILENO, onWriteFailure: onWriteFailure)
-    case .text:
-      TextWriter(
-        fileDescriptor: STDOUT_FILENO, columns: terminalColumns(), onWriteFailure: onWriteFailure)
-    }
   let reporter = StatusReporter(
-    wrapping: output, total: Set(sources).count, verbosity: options.verbosity)
+    wrapping: outputWriter(options, onWriteFailure: onWriteFailure), total: Set(sources).count,
+    verbosity: options.verbosity)
   let signals = InterruptSignals { batchHolder.cancel() }
   defer { puller.syncShutdown() }
 
-  let failures: Int
-  if let store {
-    let subscribed = SubscribedPull(
-      store: store, puller: puller, options: options.subscription, clock: stateClock())
-    do {
-      // `--due` alone: the state is the subscription list.
-      let listed = sources.isEmpty && options.inputFile == nil ? nil : sources
-      let outputFailed: @Sendable () -> Bool = { writeFailure.withLock { $0 } != nil }
-      let result: SubscribedPull.Result
-      if store is PostgresSubscriptionStore, options.subscription.onlyDue {
-        // Shared by many workers: claim a few sources at a time, as slots free up.
-        result = try subscribed.runClaiming(
-          registering: sources, slots: options.pull.maxConcurrentTransfers, into: reporter,
-          onStart: { batch in batchHolder.add(cancel: { batch.cancel() }) },
-          outputFailed: outputFailed, stopRequested: { batchHolder.isCancelled })
-      } else {
-        batchHolder.add(cancel: { subscribed.cancel() })
-        result = try subscribed.run(listed, into: reporter, outputFailed: outputFailed)
-      }
-      for failure in result.storeFailures.prefix(3) {
-        printError("feedpull: \(failure.message)\n")
-      }
-      failures = result.ends.filter { !$0.ok }.count + result.storeFailures.count
-    } catch {
-      reporter.finish()
-      printError("feedpull: \(error.message)\n")
-      return 1
-    }
-  } else {
-    let done = DispatchSemaphore(value: 0)
-    let failed = TSanVisibleMutex(0)
-    let batch = puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly) {
-      ends in
-      failed.withLock { $0 = ends.count }
-      done.signal()
-    }
-    batchHolder.add(cancel: { batch.cancel() })
-    done.wait()
-    failures = failed.withLock { $0 }
+  let done = DispatchSemaphore(value: 0)
+  let failed = TSanVisibleMutex(0)
+  let batch = puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly) {
+    ends in
+    failed.withLock { $0 = ends.count }
+    done.signal()
   }
+  batchHolder.add(cancel: { batch.cancel() })
+  done.wait()
   reporter.flush()
   reporter.finish()
   if let message = writeFailure.withLock({ $0 }) {
@@ -137,7 +100,20 @@ func runFeedpull() -> Int32 {
     return 1
   }
   if let status = signals.exitStatus { return status }
-  return failures == 0 ? 0 : 1
+  return failed.withLock { $0 } == 0 ? 0 : 1
+}
+
+/// Standard output in the format asked for (text on a terminal, else JSON Lines).
+func outputWriter(
+  _ options: CommandLineOptions, onWriteFailure: @escaping @Sendable (String) -> Void
+) -> any PullRecordSink {
+  let format = options.format ?? (isatty(STDOUT_FILENO) == 1 ? .text : .jsonl)
+  switch format {
+  case .jsonl: return JSONLinesWriter(fileDescriptor: STDOUT_FILENO, onWriteFailure: onWriteFailure)
+  case .text:
+    return TextWriter(
+      fileDescriptor: STDOUT_FILENO, columns: terminalColumns(), onWriteFailure: onWriteFailure)
+  }
 }
 
 /// How to cancel the run (its pull, or each claim's batch against a shared store), which a signal
@@ -166,14 +142,16 @@ final class BatchHolder: Sendable {
   }
 }
 
-/// The store `--state` names: a PostgreSQL database for a `postgresql://` or `postgres://`
-/// URI (its lease in seconds from `FEEDPULL_LEASE`, 300 by default), else a SQLite file.
+/// The store `--state` names (`StoreLocation`: a PostgreSQL URI or a SQLite file), its lease in
+/// seconds from `FEEDPULL_LEASE` (60 by default).
 func openStore(_ location: String) throws(StoreError) -> any SubscriptionStore {
-  guard PostgresSubscriptionStore.isDatabaseURI(location) else {
-    return try SQLiteSubscriptionStore(path: location)
+  var options = StoreLocation.Options()
+  if let seconds = ProcessInfo.processInfo.environment["FEEDPULL_LEASE"].flatMap(Double.init),
+    seconds > 0
+  {
+    options.lease = .milliseconds(Int64(seconds * 1000))
   }
-  let lease = ProcessInfo.processInfo.environment["FEEDPULL_LEASE"].flatMap(Double.init) ?? 300
-  return try PostgresSubscriptionStore(uri: location, lease: lease)
+  return try StoreLocation(location).open(options)
 }
 
 func printError(_ text: String) {

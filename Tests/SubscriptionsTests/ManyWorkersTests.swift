@@ -68,14 +68,16 @@ import Testing
       ], executable: URL(fileURLWithPath: "/usr/bin/env"))
   }
 
-  /// Item titles written, and sources ended ok, over several workers' outputs.
+  /// Item titles written, and sources pulled and ended ok, over several workers' outputs (a
+  /// source another worker held ends `skipped`: not counted).
   static func tally(_ results: [FeedpullProcess.Result]) -> (items: [String], ended: [String]) {
     let records = results.flatMap(\.records)
     let items = records.filter { $0["type"] as? String == "item" }.compactMap {
       $0["title"] as? String
     }
-    let ended = records.filter { $0["type"] as? String == "end" && $0["ok"] as? Bool == true }
-      .compactMap { $0["source"] as? String }
+    let ended = records.filter {
+      $0["type"] as? String == "end" && $0["ok"] as? Bool == true && $0["skipped"] == nil
+    }.compactMap { $0["source"] as? String }
     return (items, ended)
   }
 
@@ -239,8 +241,9 @@ import Testing
     let workers = try (0..<3).map { _ in
       try Self.worker(uri: uri, list: list, now: Self.start, lease: lease)
     }
-    // Mid-pass: the victim has ended some sources and holds others in flight.
-    #expect(workers[0].waitForOutput("\"type\":\"end\"", count: 20, timeout: 120))
+    // Mid-pass: the victim has pulled and ended some sources and holds others in flight (the
+    // sources other workers hold end `in_progress` with no `new_items`: not counted).
+    #expect(workers[0].waitForOutput("\"new_items\":", count: 20, timeout: 120))
     workers[0].send(SIGKILL)
     let victim = workers[0].finish()
     let survivors = workers.dropFirst().map { $0.finish(deadline: 300) }

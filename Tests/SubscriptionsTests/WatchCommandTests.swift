@@ -127,6 +127,8 @@ import Testing
     running.send(SIGTERM)
     let result = running.finish(deadline: 30)
     #expect(result.status == 0)
+    #expect(
+      result.stderr.contains("list read again: 1 added, 1 removed, 2 sources"), "\(result.stderr)")
     let listed = try FeedpullProcess.run(["state", "list", "--state", watch.state.statePath])
     #expect(listed.stdout.contains(server.url("/a")), "a removed source keeps its state")
   }
@@ -161,7 +163,9 @@ import Testing
     #expect(result.end(of: ok)?["ok"] as? Bool == true)
 
     let again = try watch.state.run(["--due", slow, ok])
-    #expect(again.end(of: ok) == nil, "/ok is not due for an hour: its end was recorded")
+    #expect(
+      again.end(of: ok)?["skipped"] as? String == "not_due",
+      "/ok is not due for an hour: its end was recorded")
     #expect(again.end(of: slow)?["ok"] as? Bool == true, "a cancelled source stays due")
     #expect(again.itemStatuses == ["s1:new"])
   }
@@ -170,7 +174,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: ["/a": .ok(subscribedFeed(["a"]))])
     let watch = WatchRun()
     defer { watch.remove() }
-    let running = try watch.start(["--min-interval", "1h", server.url("/a")])
+    let running = try watch.start(["-v", "--min-interval", "1h", server.url("/a")])
     #expect(running.waitForOutput("\"type\":\"end\"", timeout: 30))
     let before = processCost(running.pid)
     // A measuring window, not a wait for an event: nothing is due for an hour.
@@ -183,6 +187,11 @@ import Testing
     #expect(after.cpu - before.cpu <= 0.05, "CPU \(after.cpu - before.cpu) s while idle")
     #expect(after.switches - before.switches < 50, "\(after.switches - before.switches) wake-ups")
     #expect(server.requests.count == 1)
+    // With -v, going idle says until when and why.
+    #expect(
+      result.stderr.contains("idle until ")
+        && result.stderr.contains("next check of \(server.url("/a")) (default)"),
+      "\(result.stderr)")
   }
 
   @Test func aClosedStandardOutputStopsTheWatchWithStatusOne() throws {
