@@ -55,7 +55,8 @@ final class StatusReporter: PullRecordSink {
         } else if verbosity == .verbose, end.subscription?.skipped == nil {
           message = "feedpull: \(end.source): ok, \(end.items) items, \(end.bytes) bytes\n"
         }
-        draw(message, &counts)
+        // A source's name, a server's message and a page's titles are others' text.
+        draw(TerminalText.safe(message), &counts)
       }
     }
   }

@@ -154,8 +154,10 @@ func openStore(_ location: String) throws(StoreError) -> any SubscriptionStore {
   return try StoreLocation(location).open(options)
 }
 
+/// A line on stderr; it may quote a source or a server's words, so only what a terminal shows
+/// as text gets there (`TerminalText`).
 func printError(_ text: String) {
-  var text = text
+  var text = TerminalText.safe(text)
   text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }
 
