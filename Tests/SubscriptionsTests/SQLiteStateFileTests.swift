@@ -59,7 +59,7 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: top))
     // An empty file is no state either, and stays empty.
     let empty = TemporaryState.path()
-    FileManager.default.createFile(atPath: empty, contents: Data())
+    _ = FileManager.default.createFile(atPath: empty, contents: Data())
     var options = SQLiteSubscriptionStore.Options()
     options.create = false
     #expect {
@@ -95,7 +95,7 @@ import Testing
   /// A file of schema version 1 (each state one JSON text).
   static func versionOneFile() throws -> String {
     let path = TemporaryState.path()
-    FileManager.default.createFile(atPath: path, contents: Data())
+    _ = FileManager.default.createFile(atPath: path, contents: Data())
     let connection = try SQLiteConnection(path: path, busyMilliseconds: 1000)
     try connection.execute(SQLiteSchema.migrations[0])
     try connection.execute(

@@ -10,7 +10,8 @@ import FeedPull
 /// A pass over named sources, a `--due` pass, a pass over every due source of the store, and a
 /// watch of any of them are configurations of it, on any store (`Configuration`):
 /// - named sources are looked at in the order given: claimed a batch at a time (the store
-///   answers each: granted, not due, leased by another process), pulled as slots free; a pass
+///   answers each: granted, not due, leased by another process; the batch grows while few of
+///   them are due), pulled as slots free; a pass
 ///   ends when each has been answered and pulled; a watch puts each back on its schedule at its
 ///   next check and sleeps until the earliest;
 /// - every due source of the store (no names): claimed as slots free until none is left; a
@@ -93,6 +94,11 @@ struct PullScheduler: Sendable {
   /// A stop asked because the output failed: write nothing more.
   private var silent = false
   private var armed: SchedulerWake?
+  /// Names looked at per claim now: as many as there is room for while the names are due,
+  /// doubling (up to `claimBatch`) while claims find too few of them due, so that a list of a
+  /// million sources mostly not due costs a thousand claims, and a due one never locks more rows
+  /// than it pulls.
+  private var claimSize = 0
   private var lastIdle: SubscriptionNotice?
 
   /// A scheduler for `names` (ignored without `configuration.named`).
@@ -103,6 +109,7 @@ struct PullScheduler: Sendable {
     if configuration.watch { configuration.onlyDue = true }
     self.configuration = configuration
     self.names = names
+    claimSize = min(2 * configuration.slots, configuration.claimBatch)
     marks = Array(repeating: 0, count: names.count)
     if configuration.named {
       schedule.reserve(names.count)
@@ -182,7 +189,15 @@ struct PullScheduler: Sendable {
         guard case .granted(let state) = answer else { continue }
         granted(state, id: nil, now: now, &actions)
       }
-    case .named(let asked, _):
+    case .named(let asked, let grantLimit):
+      let grants = answers.reduce(0) { count, answer in
+        if case .granted = answer { count + 1 } else { count }
+      }
+      if answers.count == asked.count && grants < grantLimit {
+        claimSize = min(configuration.claimBatch, claimSize * 2)
+      } else {
+        claimSize = window
+      }
       for (index, entry) in asked.enumerated() {
         guard index < answers.count else {
           // Not looked at (the grant limit was reached first): back in line as it was.
@@ -406,7 +421,8 @@ struct PullScheduler: Sendable {
       }
     }
     renew(elapsed: time.elapsed, &actions)
-    arm(time, &actions)
+    // A claim in flight is answered before anything else, and its answer arms the timer.
+    if pending == nil && !askingStore { arm(time, &actions) }
   }
 
   /// A pass that stops: every named source not yet started ends `cancelled`, a batch at a time
@@ -454,7 +470,8 @@ struct PullScheduler: Sendable {
     guard want > 0 else { return }
     if configuration.named {
       var asked: [(id: Int, due: Duration)] = []
-      while asked.count < configuration.claimBatch, let (id, due) = schedule.popDue(now: now) {
+      let size = max(want, min(claimSize, configuration.claimBatch))
+      while asked.count < size, let (id, due) = schedule.popDue(now: now) {
         // In flight (removed and listed again meanwhile): its end puts it back.
         if inFlight.contains(names[id]) { continue }
         asked.append((id, due))
@@ -524,8 +541,7 @@ struct PullScheduler: Sendable {
       consider(storeCheckAt, .storeCheck, elapsed: false)
     }
     wake(SchedulerWake(clock: due?.at, elapsed: pause?.at), &actions)
-    guard configuration.watch, inFlight.isEmpty, readyCount == 0, pending == nil, !askingStore
-    else { return }
+    guard configuration.watch, inFlight.isEmpty, readyCount == 0 else { return }
     var next = due
     if let pause {
       let at = now + (pause.at - time.elapsed)
