@@ -6,7 +6,7 @@ import Subscriptions
   import Glibc
 #endif
 
-/// `feedpull state list|forget SOURCE|export --state PATH`: what the state holds, for a person.
+/// `feedpull state list|forget SOURCE --state PATH`: what the state holds, for a person.
 enum StateCommand {
   static func run(_ words: [String], store: any SubscriptionStore) -> Int32 {
     do {
@@ -15,13 +15,6 @@ enum StateCommand {
         if try store.forget(words[1]) { return 0 }
         printError("feedpull: \(words[1]) is not in the state\n")
         return 1
-      case "export":
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try store.forEachState { state in
-          guard let line = try? encoder.encode(state) else { return }
-          FileHandle.standardOutput.write(line + Data([10]))
-        }
       default:
         try store.forEachState { state in
           let next = state.nextCheckAt == 0 ? "due" : rfc3339(state.nextCheckAt)

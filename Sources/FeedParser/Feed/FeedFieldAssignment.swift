@@ -13,16 +13,21 @@ extension FeedDocumentBuilder {
     switch capture.element {
     case .title:
       guard !isInImage else { return }
-      if originDepth != nil {
-        if isItem, let origin = storage.existing(item, \.origin) {
-          storage.setText(origin, \.title, trimmed)
+      let (treated, type) = html.apply(trimmed, type: capture.type, base: currentBase)
+      withTreated(treated, else: trimmed) { treated in
+        let title = treated.trimmedOfXMLSpace
+        guard !title.isEmpty else { return }
+        if originDepth != nil {
+          if isItem, let origin = storage.existing(item, \.origin) {
+            storage.setText(origin, \.title, title)
+          }
+        } else if isItem {
+          storage.setText(item, \.title, title)
+          storage.setType(item, \.titleType, type)
+        } else {
+          storage.setText(channel, \.title, title)
+          storage.setType(channel, \.titleType, type)
         }
-      } else if isItem {
-        storage.setText(item, \.title, trimmed)
-        storage.setType(item, \.titleType, capture.type)
-      } else {
-        storage.setText(channel, \.title, trimmed)
-        storage.setType(channel, \.titleType, capture.type)
       }
     case .link:
       guard !isInImage else { return }
@@ -41,10 +46,10 @@ extension FeedDocumentBuilder {
       if isItem {
         assignItemBody(capture, text: text)
       } else if capture.element == .description {
-        storage.setText(channel, \.description, text)
+        setTreated(text, capture, channel.slot(\.description))
       }
     case .subtitle:
-      if !isItem { storage.setText(channel, \.description, text) }
+      if !isItem { setTreated(text, capture, channel.slot(\.description)) }
     case .id:
       if isItem {
         storage.setText(item, \.id, trimmed)
@@ -82,13 +87,14 @@ extension FeedDocumentBuilder {
     case .generator:
       if !isItem { storage.setText(channel, \.generator, trimmed) }
     case .language:
-      if !isItem { storage.setText(channel, \.language, trimmed) }
-    case .rights:
+      // An item's own language (`dc:language`), as a JSON Feed item's.
       if isItem {
-        storage.setText(item, \.rights, text)
+        storage.setText(item, \.language, trimmed)
       } else {
-        storage.setText(channel, \.rights, text)
+        storage.setText(channel, \.language, trimmed)
       }
+    case .rights:
+      setTreated(text, capture, isItem ? item.slot(\.rights) : channel.slot(\.rights))
     case .source:
       if isItem, let origin = storage.existing(item, \.origin) {
         storage.setText(origin, \.title, trimmed)
@@ -144,16 +150,42 @@ extension FeedDocumentBuilder {
   /// yet.
   func assignItemBody(_ capture: TextCapture, text: UnsafeBufferPointer<UInt8>) {
     guard text.hasNonSpace, item != nil else { return }
-    let storage = openStorage
-    let item = Block<ItemFields>.root
-    let isSummary = capture.element == .description || capture.element == .summary
-    if isSummary && !storage.has(item, \.summary) {
-      storage.setText(item, \.summary, text)
-      storage.setType(item, \.summaryType, capture.type)
-    } else if !storage.has(item, \.content) {
-      storage.setText(item, \.content, text)
-      storage.setType(item, \.contentType, capture.type)
+    let (treated, type) = html.apply(text, type: capture.type, base: currentBase)
+    withTreated(treated, else: text) { text in
+      guard text.hasNonSpace else { return }
+      let storage = openStorage
+      let item = Block<ItemFields>.root
+      let isSummary = capture.element == .description || capture.element == .summary
+      if isSummary && !storage.has(item, \.summary) {
+        storage.setText(item, \.summary, text)
+        storage.setType(item, \.summaryType, type)
+      } else if !storage.has(item, \.content) {
+        storage.setText(item, \.content, text)
+        storage.setType(item, \.contentType, type)
+      }
     }
+  }
+
+  /// A field's text after `--html` (sanitized, rendered as text, or as it is), its relative
+  /// URIs resolved against the field element's base, at `slot`; a text the treatment left
+  /// blank empties the field.
+  private func setTreated(_ text: UnsafeBufferPointer<UInt8>, _ capture: TextCapture, _ slot: Int) {
+    let (treated, _) = html.apply(text, type: capture.type, base: currentBase)
+    withTreated(treated, else: text) { text in
+      if text.hasNonSpace {
+        openStorage.setText(text, at: slot)
+      } else {
+        openStorage.clear(at: slot)
+      }
+    }
+  }
+
+  /// `body` with the treated text when the treatment changed it, else with `original`.
+  private func withTreated(
+    _ treated: [UInt8]?, else original: UnsafeBufferPointer<UInt8>,
+    _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    if let treated { treated.withUnsafeBufferPointer(body) } else { body(original) }
   }
 
   // MARK: People

@@ -26,6 +26,20 @@ extension FeedDocumentBuilder {
     guard var draft = item.take() else { return }
     openStorage = channel.storage
     complete(draft)
+    if isEntryDocument, !channelSent,
+      let origin = draft.storage.existing(Block<ItemFields>.root, \.origin)
+    {
+      // What the entry's `source` says of the feed it came from is all there is of one.
+      let channel = Block<ChannelFields>.root
+      openStorage.clear(channel, \.title)
+      openStorage.clear(channel, \.titleType)
+      if let title = draft.storage.text(origin, \.title) {
+        openStorage.setText(channel, \.title, title)
+        openStorage.setType(channel, \.titleType, .plain)
+      }
+      openStorage.clear(channel, \.link)
+      if let url = draft.storage.text(origin, \.url) { openStorage.setText(channel, \.link, url) }
+    }
     if !channelSent { sendChannel() }
     itemCount += 1
     emit(.item(FeedItem(index: draft.index, storage: draft.storage)))

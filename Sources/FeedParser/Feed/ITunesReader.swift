@@ -60,6 +60,12 @@ enum ITunesReader {
         }
       }
       return .children
+    case .keywords:
+      // Some large publishers write the list as an attribute: `<itunes:keywords text="a, b"/>`.
+      if var list = attributes.value("text") {
+        list.withUTF8 { text(.keywords, $0, record, &scope) }
+      }
+      return .text(type: nil)
     default:
       return .text(type: nil)
     }

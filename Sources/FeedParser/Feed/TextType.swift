@@ -50,3 +50,15 @@ extension RecordStorage {
     }
   }
 }
+
+extension HTMLFieldTreatment {
+  /// `apply` for a field's bytes and `TextType`: nil text when the field stays as it is (any
+  /// field under `--html raw`, one that is not HTML).
+  mutating func apply(_ text: UnsafeBufferPointer<UInt8>, type: TextType?, base: String?)
+    -> (text: [UInt8]?, type: TextType?)
+  {
+    guard mode != .raw, type == .html || type == .xhtml else { return (nil, type) }
+    let (changed, newType) = apply(text, type: type?.mimeType, base: base)
+    return (changed, newType.map(TextType.init(mimeType:)))
+  }
+}

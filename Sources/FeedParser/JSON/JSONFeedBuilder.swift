@@ -32,13 +32,21 @@ final class JSONFeedBuilder: JSONEventHandler {
   @exclusivity(unchecked) private var person: (storage: RecordStorage, block: Block<PersonFields>)?
   @exclusivity(unchecked) private var itemIndex = 0
   @exclusivity(unchecked) private var itemsWaitingForVersion: [FeedItem] = []
+  /// A string's bytes without its C0 controls, when it has any (`ControlCharacters`).
+  @exclusivity(unchecked) private var controlFreeScratch: [UInt8] = []
+  /// What `--html` does to `content_html` (resolved against the document's URL).
+  @exclusivity(unchecked) private var html: HTMLFieldTreatment
   @exclusivity(unchecked) private(set) var failure: FeedParseFailure?
   /// True once the top-level object has closed.
   @exclusivity(unchecked) private(set) var documentClosed = false
 
-  init(documentURL: String?, maxDepth: Int, emit: @escaping (FeedEvent) -> Void) {
+  init(
+    documentURL: String?, maxDepth: Int, html: HTMLMode = .safe,
+    emit: @escaping (FeedEvent) -> Void
+  ) {
     self.documentURL = documentURL
     self.maxDepth = maxDepth
+    self.html = HTMLFieldTreatment(html)
     self.emit = emit
     _ = channel.storage.appendSlots(JSONDraftFields.fieldCount)
   }
@@ -124,6 +132,7 @@ final class JSONFeedBuilder: JSONEventHandler {
   private func finishItem() -> Bool {
     guard var draft = item.take() else { return true }
     draft.finish()
+    treat(draft)
     let index = itemIndex
     itemIndex += 1
     guard version != nil else {
@@ -135,6 +144,26 @@ final class JSONFeedBuilder: JSONEventHandler {
     // Used again for the next item when the item was let go (see `FeedDocumentBuilder`).
     if isKnownUniquelyReferenced(&draft.storage) { spareItemStorage = draft.storage }
     return true
+  }
+
+  /// The item as handed over: the feed's authors when it has none (JSON Feed 1.1: those read
+  /// so far; feeds write them before `items`), `content_html` after `--html` (its relative
+  /// URIs resolved against the document's URL).
+  private func treat(_ draft: borrowing JSONItemDraft) {
+    let storage = draft.storage
+    let item = draft.item
+    if storage.count(item, \.authors) == 0 {
+      JSONPeople.copyFeedAuthors(
+        list: Block<ChannelFields>.root.slot(\.authors), single: channelDraft.slot(\.author),
+        from: channel.storage, to: item.slot(\.authors), in: storage)
+    }
+    guard let content = storage.text(item, \.content) else { return }
+    let type = storage.value(item, \.contentType).map(TextType.init(mimeType:))
+    let (treated, newType) = html.apply(content, type: type, base: documentURL)
+    if let treated {
+      treated.withUnsafeBufferPointer { storage.setText(item, \.content, $0) }
+      storage.setType(item, \.contentType, newType)
+    }
   }
 
   /// A storage for the next item: the last one's, when nobody kept it, else a new one.
@@ -168,6 +197,18 @@ final class JSONFeedBuilder: JSONEventHandler {
   // MARK: Values
 
   func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    // yajl decodes `\u001b` into the byte itself: controls go here, as XML's do before libxml2.
+    guard ControlCharacters.firstControl(bytes) == nil else {
+      var scratch: [UInt8] = []
+      swap(&scratch, &controlFreeScratch)
+      defer { swap(&scratch, &controlFreeScratch) }
+      return ControlCharacters.withoutControls(bytes, scratch: &scratch) { clean(string: $0) }
+    }
+    return clean(string: bytes)
+  }
+
+  /// A string value with no C0 control but tab, LF and CR.
+  private func clean(string bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     switch context {
     case .feed: return feedString(bytes)
     case .item: itemString(bytes)

@@ -38,8 +38,7 @@ struct JSONItemDraft {
       storage.setText(item, \.contentType, "text/plain")
     }
     if storage.has(item, \.summary) { storage.setText(item, \.summaryType, "text/plain") }
-    // An item without authors of its own does not take the feed's: the record says what the
-    // item says (a consumer can fall back to the feed record's authors itself).
+    // An item without authors of its own takes the feed's, in `JSONFeedBuilder`.
     JSONPeople.settle(
       list: item.slot(\.authors), single: draft.slot(\.author), in: storage)
   }
@@ -87,6 +86,29 @@ enum JSONPeople {
     storage.clear(at: list)
     for value in kept {
       storage.copyValue(from: storage, at: value, to: storage.appendEntry(toListAt: list))
+    }
+  }
+
+  /// Copies the feed's authors as `settle` would settle them (the list, else the single
+  /// author; no person without a name and a URI), from the channel's storage into the list at
+  /// `target` of an item's.
+  static func copyFeedAuthors(
+    list: Int, single: Int, from channel: RecordStorage, to target: Int,
+    in storage: RecordStorage
+  ) {
+    func copy(_ value: Int) {
+      guard let person = channel.existingObject(at: value).map(Block<PersonFields>.init),
+        channel.has(person, \.name) || channel.has(person, \.uri)
+      else { return }
+      storage.copyValue(from: channel, at: value, to: storage.appendEntry(toListAt: target))
+    }
+    if channel.listCount(at: list) > 0 {
+      channel.forEachValue(ofListAt: list) { value in
+        copy(value)
+        return true
+      }
+    } else {
+      copy(single)
     }
   }
 }
