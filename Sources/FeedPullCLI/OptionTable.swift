@@ -135,13 +135,13 @@ enum OptionTable {
       "--min-interval", default: .seconds(15 * 60), example: "30m", minimum: .milliseconds(1),
       for: pulling, help: "shortest time between two checks of a source",
       meaning: "with `--state`: the shortest time between two checks of a source"
-    ) { $0.subscription.schedule.minInterval = wholeSeconds($1) },
+    ) { $0.subscription.schedule.minInterval = $1 },
     .duration(
       "--max-interval", default: .seconds(86_400), example: "12h", minimum: .milliseconds(1),
       for: pulling, help: "longest time between two checks (and backoff)",
       meaning: "with `--state`: the longest time between two checks, also the cap of the error"
         + " backoff"
-    ) { $0.subscription.schedule.maxInterval = wholeSeconds($1) },
+    ) { $0.subscription.schedule.maxInterval = $1 },
     .flag(
       "--watch", for: [.pull, .watch], help: "the same as the subcommand watch",
       meaning: "another spelling of `feedpull watch`"
@@ -183,10 +183,4 @@ enum OptionTable {
 
   /// Every name an option may be written with, for the nearest-name suggestion.
   static var names: [String] { rows.flatMap { [$0.long] + ($0.short.map { [$0] } ?? []) } }
-
-  /// The schedule counts whole seconds; a fraction rounds up, so `500ms` is 1 s, never 0.
-  private static func wholeSeconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return attoseconds > 0 ? seconds + 1 : seconds
-  }
 }
