@@ -129,7 +129,7 @@ struct SharedStateFactory: Sendable, CustomStringConvertible {
     let (holder, other) = try factory.pair(lease: .seconds(120))
     _ = try holder.claim(["a"], at: Self.now, dueOnly: true, grantLimit: 1)
     let before = try other.nextClaimable(after: Self.now)
-    try holder.renewLeases()
+    try holder.renewLeases(of: ["a"])
     let after = try other.nextClaimable(after: Self.now)
     #expect(before != nil && after != nil)
     #expect(after! >= before!)

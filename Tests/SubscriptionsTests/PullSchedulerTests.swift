@@ -246,8 +246,8 @@ import Testing
       steps: [
         at(0, .start, ["claim a all limit 2"]),
         at(0, granted("a"), ["start a", "wake +20s"]),
-        at(20, .timer, ["renew", "wake +40s"]),
-        at(40, .timer, ["renew", "wake +60s"]),
+        at(20, .timer, ["renew a", "wake +40s"]),
+        at(40, .timer, ["renew a", "wake +60s"]),
         at(41, ended("a"), ["wake none", "finish"]),
       ]),
     Case(
@@ -411,7 +411,7 @@ import Testing
     case .postpone(let source, let until, let reason):
       return "postpone \(source) @\(seconds(until)) \(reason.rawValue)"
     case .release(let names): return "release \(names.joined(separator: ","))"
-    case .renewLeases: return "renew"
+    case .renewLeases(let names): return "renew \(names.joined(separator: ","))"
     case .cancelPulls: return "cancel"
     case .wake(let moment):
       guard let moment else { return "wake none" }

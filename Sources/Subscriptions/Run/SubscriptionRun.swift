@@ -284,8 +284,8 @@ public final class SubscriptionRun: Sendable {
       }
     case .release(let sources):
       tolerate { () throws(StoreError) in try leasing.releaseLeases(of: sources) }
-    case .renewLeases:
-      tolerate { () throws(StoreError) in try leasing.renewLeases() }
+    case .renewLeases(let sources):
+      tolerate { () throws(StoreError) in try leasing.renewLeases(of: sources) }
     case .cancelPulls:
       let batches = state.withLock { state in
         state.cancelling = true
@@ -306,15 +306,12 @@ public final class SubscriptionRun: Sendable {
   private func holds(of answers: [ClaimAnswer], now: Duration) throws(StoreError)
     -> [String: Duration]
   {
-    var holds: [String: Duration] = [:]
-    var asked = Set<String>()
+    var hosts = Set<String>()
     for answer in answers {
       guard case .granted(let state) = answer else { continue }
-      let host = PoliteHost.key(forURL: state.requestURL) ?? state.requestURL
-      guard asked.insert(host).inserted else { continue }
-      if let until = try leasing.hostHold(host), until > now { holds[host] = until }
+      hosts.insert(PoliteHost.key(forURL: state.requestURL) ?? state.requestURL)
     }
-    return holds
+    return hosts.isEmpty ? [:] : try leasing.hostHolds(of: hosts, now: now)
   }
 
   /// A store call whose failure costs only a lease's time (a release, a renewal): told, not

@@ -507,7 +507,7 @@ struct PullScheduler: Sendable {
       return
     }
     if at <= now {
-      actions.append(.renewLeases)
+      actions.append(.renewLeases(ready[readyHead...].map(\.source) + inFlight.sorted()))
       renewAt = now + period
     }
   }

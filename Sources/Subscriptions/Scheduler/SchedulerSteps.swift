@@ -44,8 +44,8 @@ enum SchedulerAction: Sendable, Equatable {
   case postpone(String, until: Duration, reason: CheckReason)
   /// Give back the leases of claimed sources that will not be pulled.
   case release([String])
-  /// Extend the leases held.
-  case renewLeases
+  /// Extend the leases held on these sources (those claimed and waiting, and in flight).
+  case renewLeases([String])
   /// Cancel every pull in flight (each ends `cancelled`).
   case cancelPulls
   /// Arm the one timer for the earlier of these moments (nil: disarm it).

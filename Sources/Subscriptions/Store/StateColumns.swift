@@ -24,16 +24,31 @@ enum StateColumns {
 
   /// The state's values, in the column order.
   static func values(of state: SubscriptionState) -> [Value] {
-    [
-      .text(state.source), .integer(state.nextCheckAt.wholeSeconds),
-      .text(state.nextCheckReason?.rawValue), .text(state.etag), .text(state.lastModified),
-      .integer(state.bodyDigest.map { Int64(bitPattern: $0) }),
-      .integer(state.lastCheckAt?.wholeSeconds), .integer(state.lastUnconditionalAt?.wholeSeconds),
-      .integer(Int64(state.errorsInRow)), .integer(state.gone ? 1 : 0),
-      .text(state.redirectTarget), .integer(Int64(state.redirectCount)), .text(state.movedTo),
-      .text(state.identityMode == .id ? nil : state.identityMode.rawValue),
-      .integer(Int64(state.pulls)), .text(timesText(state.newItemTimes)),
-    ]
+    var values: [Value] = []
+    values.reserveCapacity(names.count)
+    forEachValue(of: state) { _, value in values.append(value) }
+    return values
+  }
+
+  /// Calls `body` with each column's number (0-based) and the state's value for it, in order,
+  /// without building an array (a store binds them straight into its statement).
+  static func forEachValue(of state: SubscriptionState, _ body: (Int32, Value) -> Void) {
+    body(0, .text(state.source))
+    body(1, .integer(state.nextCheckAt.wholeSeconds))
+    body(2, .text(state.nextCheckReason?.rawValue))
+    body(3, .text(state.etag))
+    body(4, .text(state.lastModified))
+    body(5, .integer(state.bodyDigest.map { Int64(bitPattern: $0) }))
+    body(6, .integer(state.lastCheckAt?.wholeSeconds))
+    body(7, .integer(state.lastUnconditionalAt?.wholeSeconds))
+    body(8, .integer(Int64(state.errorsInRow)))
+    body(9, .integer(state.gone ? 1 : 0))
+    body(10, .text(state.redirectTarget))
+    body(11, .integer(Int64(state.redirectCount)))
+    body(12, .text(state.movedTo))
+    body(13, .text(state.identityMode == .id ? nil : state.identityMode.rawValue))
+    body(14, .integer(Int64(state.pulls)))
+    body(15, .text(timesText(state.newItemTimes)))
   }
 
   /// The state in a row whose columns from `first` on are `names`, in order.

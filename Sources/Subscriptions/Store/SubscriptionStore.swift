@@ -22,6 +22,8 @@ public protocol SubscriptionStore: AnyObject, Sendable {
   func record(_ outcomes: [PullOutcome]) throws(StoreError)
   /// Until when `host` asked to be left alone; nil when it did not.
   func hostHold(_ host: String) throws(StoreError) -> Duration?
+  /// The holds of `hosts` that last past `now` (a claim's granted sources' hosts, at once).
+  func hostHolds(of hosts: Set<String>, now: Duration) throws(StoreError) -> [String: Duration]
   /// Every source's state, in source order, one at a time (for `state list` and `export`).
   func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void) throws(StoreError)
   /// Removes a source and what it remembers; false when it was unknown.
@@ -35,6 +37,17 @@ public protocol SubscriptionStore: AnyObject, Sendable {
 extension SubscriptionStore {
   /// Nothing to fold by default.
   public func checkpoint() throws(StoreError) {}
+
+  /// By default, `hostHold` of each host.
+  public func hostHolds(of hosts: Set<String>, now: Duration) throws(StoreError)
+    -> [String: Duration]
+  {
+    var holds: [String: Duration] = [:]
+    for host in hosts {
+      if let until = try hostHold(host), until > now { holds[host] = until }
+    }
+    return holds
+  }
 
   /// Stores one source's end (see `record(_:)` for a batch).
   public func record(_ outcome: PullOutcome) throws(StoreError) {

@@ -105,16 +105,17 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
     }
   }
 
-  /// Every lease of this worker, extended from now on the database's clock.
-  public func renewLeases() throws(StoreError) {
+  /// This worker's leases on `sources`, extended from now on the database's clock.
+  public func renewLeases(of sources: [String]) throws(StoreError) {
+    guard !sources.isEmpty else { return }
     let owner = owner
     let lease = leaseSeconds
     try locked { connection throws(StoreError) in
       try connection.run(
         """
         UPDATE sources SET lease_until = clock_timestamp() + $1::double precision * interval '1 second'
-        WHERE lease_owner = $2
-        """, [lease, .text(owner)])
+        WHERE source = ANY($2::text[]) AND lease_owner = $3
+        """, [lease, .text(Self.textArray(sources)), .text(owner)])
     }
   }
 
@@ -145,23 +146,25 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
   }
 
   /// The earliest next check of a source no live lease holds, or the end of a lease whose
-  /// source's next check is sooner, on the caller's clock.
+  /// source's next check is sooner, on the caller's clock; both read through the index on
+  /// `next_check_at`.
   public func nextClaimable(after now: Duration) throws(StoreError) -> Duration? {
     try locked { connection throws(StoreError) in
-      var earliest: Duration?
+      var free: Int64?
       try connection.run(
         """
         SELECT next_check_at FROM sources
         WHERE lease_until IS NULL OR lease_until <= clock_timestamp()
         ORDER BY next_check_at LIMIT 1
         """
-      ) { row in earliest = .seconds(row.integer(0)) }
+      ) { row in free = row.integer(0) }
+      var earliest = free.map { Duration.seconds($0) }
       try connection.run(
         """
         SELECT next_check_at,
           extract(epoch FROM lease_until - clock_timestamp())::double precision
-        FROM sources WHERE lease_owner IS NOT NULL AND lease_until > clock_timestamp()
-        """
+        FROM sources WHERE next_check_at <= $1::bigint AND lease_until > clock_timestamp()
+        """, [.integer(free ?? Int64.max)]
       ) { row in
         let remaining = row.text(1).flatMap(Double.init) ?? 0
         let claimable = max(

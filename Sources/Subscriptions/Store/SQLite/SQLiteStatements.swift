@@ -1,22 +1,33 @@
 /// The statements a SQLite store runs for every source, prepared once when it opens and bound
-/// by position (no SQL text hashed, no array of values built per call).
+/// by position (no SQL compiled, no text hashed, no array of values built per call).
 struct SQLiteStatements {
+  let begin: SQLiteStatement
+  let commit: SQLiteStatement
+  let rollback: SQLiteStatement
   let register: SQLiteStatement
   let state: SQLiteStatement
   let ledger: SQLiteStatement
   let hostHold: SQLiteStatement
-  let upsertState: SQLiteStatement
+  let anyHold: SQLiteStatement
+  let updateState: SQLiteStatement
+  let insertState: SQLiteStatement
   let upsertItem: SQLiteStatement
   let tombstone: SQLiteStatement
   let expire: SQLiteStatement
   let hold: SQLiteStatement
-  /// A claim's look at one source: its id, schedule and lease, without the rest of its state.
+  /// A claim's look at one source: its schedule and lease, without the rest of its state.
   let probe: SQLiteStatement
-  let stateByID: SQLiteStatement
+  /// A claim's lease of one source that is free (and due, when asked), with its state back.
   let lease: SQLiteStatement
   let insertLeased: SQLiteStatement
+  let leaseByID: SQLiteStatement
+  let renew: SQLiteStatement
+  let release: SQLiteStatement
 
   init(_ connection: SQLiteConnection) throws(StoreError) {
+    begin = try connection.prepare("BEGIN IMMEDIATE")
+    commit = try connection.prepare("COMMIT")
+    rollback = try connection.prepare("ROLLBACK")
     register = try connection.prepare(
       "INSERT OR IGNORE INTO sources(source, next_check_at) VALUES(?, 0)")
     state = try connection.prepare(
@@ -27,14 +38,19 @@ struct SQLiteStatements {
       FROM items WHERE source_id = (SELECT id FROM sources WHERE source = ?)
       """)
     hostHold = try connection.prepare("SELECT hold_until FROM hosts WHERE host = ?")
+    anyHold = try connection.prepare("SELECT EXISTS(SELECT 1 FROM hosts WHERE hold_until > ?)")
     let columns = StateColumns.names
-    let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-    upsertState = try connection.prepare(
+    let assignments = columns.indices.dropFirst().map { "\(columns[$0]) = ?\($0 + 1)" }
+    updateState = try connection.prepare(
+      """
+      UPDATE sources SET \(assignments.joined(separator: ", ")), lease_until = NULL,
+        lease_owner = NULL
+      WHERE source = ?1 RETURNING id
+      """)
+    insertState = try connection.prepare(
       """
       INSERT INTO sources(\(StateColumns.list))
-      VALUES(\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-      ON CONFLICT(source) DO UPDATE SET \(updates), lease_until = NULL, lease_owner = NULL
-      RETURNING id
+      VALUES(\(columns.indices.map { "?\($0 + 1)" }.joined(separator: ", "))) RETURNING id
       """)
     upsertItem = try connection.prepare(
       """
@@ -55,24 +71,39 @@ struct SQLiteStatements {
       SELECT id, next_check_at, next_check_reason, lease_until, lease_owner
       FROM sources WHERE source = ?
       """)
-    stateByID = try connection.prepare("SELECT \(StateColumns.list) FROM sources WHERE id = ?")
     lease = try connection.prepare(
-      "UPDATE sources SET lease_until = ?, lease_owner = ? WHERE id = ?")
+      """
+      UPDATE sources SET lease_until = ?1, lease_owner = ?2
+      WHERE source = ?3 AND (lease_until IS NULL OR lease_until <= ?4 OR lease_owner = ?2)
+        AND (?5 = 0 OR next_check_at <= ?6)
+      RETURNING \(StateColumns.list)
+      """)
     insertLeased = try connection.prepare(
       "INSERT INTO sources(source, next_check_at, lease_until, lease_owner) VALUES(?, 0, ?, ?)")
+    leaseByID = try connection.prepare(
+      "UPDATE sources SET lease_until = ?, lease_owner = ? WHERE id = ?")
+    renew = try connection.prepare(
+      "UPDATE sources SET lease_until = ? WHERE source = ? AND lease_owner = ?")
+    release = try connection.prepare(
+      "UPDATE sources SET lease_until = NULL, lease_owner = NULL WHERE source = ? AND lease_owner = ?")
   }
 
-  /// Writes one source's end inside the caller's transaction.
+  /// Writes one source's end inside the caller's transaction: its state (an update of the known
+  /// row; a row for a source never registered), its items, tombstones and retention, a hold.
   func record(_ outcome: PullOutcome) throws(StoreError) {
     let state = outcome.state
-    for (offset, value) in StateColumns.values(of: state).enumerated() {
-      switch value {
-      case .integer(let number): upsertState.bind(Int32(offset + 1), number)
-      case .text(let text): upsertState.bind(Int32(offset + 1), text)
+    var sourceID: Int64?
+    for statement in [updateState, insertState] {
+      StateColumns.forEachValue(of: state) { column, value in
+        switch value {
+        case .integer(let number): statement.bind(column + 1, number)
+        case .text(let text): statement.bind(column + 1, text)
+        }
       }
+      try statement.rows { row in sourceID = row.integer(0) }
+      if sourceID != nil { break }
     }
-    var sourceID: Int64 = 0
-    try upsertState.rows { row in sourceID = row.integer(0) }
+    guard let sourceID else { return }
     for item in outcome.seenItems {
       upsertItem.bind(1, sourceID)
       upsertItem.bind(2, item.key)

@@ -15,28 +15,47 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
   }
 
-  /// Looks at each source in turn, in one transaction: registers and leases unknown ones,
-  /// answers others' live leases and (with `dueOnly`) sources not due, leases the rest, until
-  /// `grantLimit` are leased.
+  /// Looks at each source in turn, in one transaction: leases it when it is free (and due, when
+  /// asked), registers and leases an unknown one, answers others' live leases and sources not
+  /// due, until `grantLimit` are leased. A source is first offered the lease (one statement, its
+  /// state returned), and only when that fails looked at to say why; after a source that was not
+  /// due, the next is looked at first (a `--due` list is mostly not due, a pass mostly due).
   public func claim(_ sources: [String], at now: Duration, dueOnly: Bool, grantLimit: Int)
     throws(StoreError) -> [ClaimAnswer]
   {
     let clock = Self.leaseClock()
     let until = clock + leaseMilliseconds
     let owner = owner
+    let due = now.wholeSeconds
     return try transaction { session throws(StoreError) in
       let statements = session.statements
       var answers: [ClaimAnswer] = []
-      answers.reserveCapacity(sources.count)
+      answers.reserveCapacity(min(sources.count, 1024))
       var granted = 0
+      var lookFirst = false
+      func lease(_ source: String) throws(StoreError) -> SubscriptionState? {
+        let statement = statements.lease
+        statement.bind(1, until)
+        statement.bind(2, owner)
+        statement.bind(3, source)
+        statement.bind(4, clock)
+        statement.bind(5, Int64(dueOnly ? 1 : 0))
+        statement.bind(6, due)
+        var state: SubscriptionState?
+        try statement.rows { row in state = StateColumns.state(from: row, at: 0) }
+        return state
+      }
       for source in sources {
         guard granted < grantLimit else { break }
-        var found: (id: Int64, next: Int64, reason: String?, leaseUntil: Int64?, owner: String?)?
+        if !lookFirst, let state = try lease(source) {
+          answers.append(.granted(state))
+          granted += 1
+          continue
+        }
+        var found: (next: Int64, reason: String?, leaseUntil: Int64?, owner: String?)?
         statements.probe.bind(1, source)
         try statements.probe.rows { row in
-          found = (
-            row.integer(0), row.integer(1), row.text(2), row.optionalInteger(3), row.text(4)
-          )
+          found = (row.integer(1), row.text(2), row.optionalInteger(3), row.text(4))
         }
         guard let found else {
           statements.insertLeased.bind(1, source)
@@ -45,26 +64,21 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
           try statements.insertLeased.rows { _ in }
           answers.append(.granted(SubscriptionState(source: source)))
           granted += 1
+          lookFirst = false
           continue
         }
         if let leaseUntil = found.leaseUntil, leaseUntil > clock, found.owner != owner {
           answers.append(.leased(until: now + .milliseconds(leaseUntil - clock)))
-          continue
-        }
-        if dueOnly && found.next > now.wholeSeconds {
+          lookFirst = false
+        } else if dueOnly && found.next > due {
           answers.append(
             .notDue(at: .seconds(found.next), reason: found.reason.flatMap(CheckReason.init)))
-          continue
+          lookFirst = true
+        } else if let state = try lease(source) {
+          answers.append(.granted(state))
+          granted += 1
+          lookFirst = false
         }
-        statements.lease.bind(1, until)
-        statements.lease.bind(2, owner)
-        statements.lease.bind(3, found.id)
-        try statements.lease.rows { _ in }
-        var state = SubscriptionState(source: source)
-        statements.stateByID.bind(1, found.id)
-        try statements.stateByID.rows { row in state = StateColumns.state(from: row, at: 0) }
-        answers.append(.granted(state))
-        granted += 1
       }
       return answers
     }
@@ -87,23 +101,28 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
       ) { row in claimed.append((row.integer(0), StateColumns.state(from: row, at: 1))) }
       let statements = session.statements
       for (id, _) in claimed {
-        statements.lease.bind(1, until)
-        statements.lease.bind(2, owner)
-        statements.lease.bind(3, id)
-        try statements.lease.rows { _ in }
+        statements.leaseByID.bind(1, until)
+        statements.leaseByID.bind(2, owner)
+        statements.leaseByID.bind(3, id)
+        try statements.leaseByID.rows { _ in }
       }
       return claimed.map(\.state)
     }
   }
 
-  /// Every lease of this store, extended from now.
-  public func renewLeases() throws(StoreError) {
+  /// This store's leases on `sources`, extended from now.
+  public func renewLeases(of sources: [String]) throws(StoreError) {
+    guard !sources.isEmpty else { return }
     let until = Self.leaseClock() + leaseMilliseconds
     let owner = owner
     try transaction { session throws(StoreError) in
-      try session.connection.run(
-        "UPDATE sources SET lease_until = ? WHERE lease_owner = ?", [.integer(until), .text(owner)]
-      )
+      let renew = session.statements.renew
+      for source in sources {
+        renew.bind(1, until)
+        renew.bind(2, source)
+        renew.bind(3, owner)
+        try renew.rows { _ in }
+      }
     }
   }
 
@@ -112,12 +131,11 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     guard !sources.isEmpty else { return }
     let owner = owner
     try transaction { session throws(StoreError) in
+      let release = session.statements.release
       for source in sources {
-        try session.connection.run(
-          """
-          UPDATE sources SET lease_until = NULL, lease_owner = NULL
-          WHERE source = ? AND lease_owner = ?
-          """, [.text(source), .text(owner)])
+        release.bind(1, source)
+        release.bind(2, owner)
+        try release.rows { _ in }
       }
     }
   }
@@ -133,25 +151,26 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     }
   }
 
-  /// The earliest next check of a source no live lease holds, or the earliest end of a lease
-  /// (when its source's next check is sooner), on the caller's clock.
+  /// The earliest next check of a source no live lease holds, or the end of a lease whose
+  /// source's next check is sooner, on the caller's clock; both read through the index on
+  /// `next_check_at` (the leased sources due before the earliest free one are the few in
+  /// flight somewhere).
   public func nextClaimable(after now: Duration) throws(StoreError) -> Duration? {
     let clock = Self.leaseClock()
     return try locked { session throws(StoreError) in
-      var earliest: Duration?
+      var free: Int64?
       try session.connection.run(
         """
         SELECT next_check_at FROM sources WHERE lease_until IS NULL OR lease_until <= ?
         ORDER BY next_check_at LIMIT 1
         """, [.integer(clock)]
-      ) { row in earliest = .seconds(row.integer(0)) }
-      // Leased sources are few (those in flight somewhere): the partial index on the owner
-      // finds them without a scan.
+      ) { row in free = row.integer(0) }
+      var earliest = free.map { Duration.seconds($0) }
       try session.connection.run(
         """
         SELECT next_check_at, lease_until FROM sources
-        WHERE lease_owner IS NOT NULL AND lease_until > ?
-        """, [.integer(clock)]
+        WHERE next_check_at <= ? AND lease_until > ?
+        """, [.integer(free ?? Int64.max), .integer(clock)]
       ) { row in
         let leaseEnd = now + .milliseconds(row.integer(1) - clock)
         let claimable = max(.seconds(row.integer(0)), leaseEnd)
