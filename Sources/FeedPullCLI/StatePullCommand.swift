@@ -12,7 +12,7 @@ import Subscriptions
 /// ends `cancelled`; exit 130 or 143); a failed write to standard output stops it with 1.
 struct StatePullCommand {
   let options: CommandLineOptions
-  let sources: [String]
+  let sources: SourceList
   let store: any SubscriptionStore
   let puller: FeedPuller
 
@@ -34,7 +34,7 @@ struct StatePullCommand {
       runHolder.withLock { $0 }?.outputFailed()
     }
     let reporter = StatusReporter(
-      wrapping: output, total: Set(sources).count, verbosity: options.verbosity)
+      wrapping: output, total: sources.count, verbosity: options.verbosity)
     let run = SubscriptionRun(
       store: store, puller: puller, configuration: configuration, into: reporter,
       notices: NoticePrinter(verbosity: options.verbosity).print)

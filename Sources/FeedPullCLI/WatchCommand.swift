@@ -61,7 +61,9 @@ struct WatchCommand {
   static func reload(options: CommandLineOptions, run: SubscriptionRun) {
     guard let inputFile = options.inputFile else { return }
     do {
-      run.reload(options.sources + (try SubscriptionList.read(path: inputFile)))
+      var listed = SourceList(options.sources)
+      try listed.append(contentsOfListAt: inputFile)
+      run.reload(listed)
     } catch {
       printError("feedpull: \(error); the list stays as it was\n")
     }

@@ -39,10 +39,17 @@ func runFeedpull() -> Int32 {
     }
   }
 
+  // With a state, the list is read into a `SourceList` (a million lines stay small); without,
+  // into the puller's sources.
   var sources = options.sources
+  var listed = SourceList(options.sources)
   if let inputFile = options.inputFile {
     do {
-      sources += try SubscriptionList.read(path: inputFile)
+      if store != nil {
+        try listed.append(contentsOfListAt: inputFile)
+      } else {
+        sources += try SubscriptionList.read(path: inputFile)
+      }
     } catch {
       printError("feedpull: \(error.description)\n")
       return 2
@@ -66,7 +73,7 @@ func runFeedpull() -> Int32 {
   }
 
   if let store {
-    let command = StatePullCommand(options: options, sources: sources, store: store, puller: puller)
+    let command = StatePullCommand(options: options, sources: listed, store: store, puller: puller)
     return options.watch ? WatchCommand(command).run() : command.run()
   }
 

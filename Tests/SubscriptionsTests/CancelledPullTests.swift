@@ -20,7 +20,7 @@ import Testing
     options.maxConcurrentTransfers = 1
     let puller = try FeedPuller(configuration: options)
     let now: Duration = .seconds(1_796_126_400)
-    var configuration = SubscriptionRun.Configuration(sources: .named(sources))
+    var configuration = SubscriptionRun.Configuration(sources: .named(SourceList(sources)))
     configuration.clock = .fixed(at: now)
     let collector = PullRecordCollector()
     let run = SubscriptionRun(

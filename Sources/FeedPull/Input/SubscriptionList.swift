@@ -3,9 +3,13 @@ import Foundation
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The sources of an `-i` file: an OPML subscription list (every `outline` with an `xmlUrl`,
-/// at any depth, in document order), or plain text with one source a line and `#` comments.
+/// at any depth, in document order), or plain text with one source a line and `#` comments,
+/// read as bytes (Foundation's trimming of a `String` per line cost seconds on a long list).
 public enum SubscriptionList {
   /// Why a list could not be read: the file, or its OPML.
   public struct ReadError: Error, CustomStringConvertible {
@@ -15,21 +19,72 @@ public enum SubscriptionList {
 
   /// The sources listed in the file at `path` (OPML, or one a line).
   public static func read(path: String) throws(ReadError) -> [String] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ReadError(description: "cannot read \(path)")
-    }
-    return try parse(data, name: path)
+    var sources: [String] = []
+    try forEachSource(inFileAt: path) { sources.append(String(decoding: $0, as: UTF8.self)) }
+    return sources
   }
 
   /// The sources listed in `data`; `name` names it in errors.
   public static func parse(_ data: Data, name: String) throws(ReadError) -> [String] {
-    let text = String(decoding: data, as: UTF8.self)
-    let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-    if start.hasPrefix("<") { return try outlines(data, name: name) }
-    return text.split(whereSeparator: \.isNewline).compactMap { line in
-      let source = line.trimmingCharacters(in: .whitespaces)
-      return source.isEmpty || source.hasPrefix("#") ? nil : source
+    if isOPML(data) { return try outlines(data, name: name) }
+    var sources: [String] = []
+    var lines = PlainListLines()
+    data.withUnsafeBytes { raw in
+      lines.take(raw.bindMemory(to: UInt8.self)) {
+        sources.append(String(decoding: $0, as: UTF8.self))
+      }
     }
+    lines.finish { sources.append(String(decoding: $0, as: UTF8.self)) }
+    return sources
+  }
+
+  /// Calls `body` with each source of the list at `path`, as UTF-8 bytes valid only during the
+  /// call, in order: a plain list is read a block at a time and never held whole (a list of a
+  /// million sources costs no more memory than a block), an OPML file is parsed whole.
+  public static func forEachSource(
+    inFileAt path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(ReadError) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw ReadError(description: "cannot read \(path)") }
+    defer { close(descriptor) }
+    var block = [UInt8](repeating: 0, count: 1 << 16)
+    var lines = PlainListLines()
+    var first = true
+    while true {
+      let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      guard count >= 0 else { throw ReadError(description: "cannot read \(path)") }
+      if count == 0 { break }
+      if first {
+        first = false
+        if isOPML(Data(block[..<count])) {
+          var data = Data(block[..<count])
+          while true {
+            let more = block.withUnsafeMutableBytes {
+              Glibc.read(descriptor, $0.baseAddress, $0.count)
+            }
+            guard more >= 0 else { throw ReadError(description: "cannot read \(path)") }
+            if more == 0 { break }
+            data.append(contentsOf: block[..<more])
+          }
+          for source in try outlines(data, name: path) {
+            var source = source
+            source.withUTF8 { body($0) }
+          }
+          return
+        }
+      }
+      block.withUnsafeBufferPointer {
+        lines.take(UnsafeBufferPointer(rebasing: $0[..<count]), body)
+      }
+    }
+    lines.finish(body)
+  }
+
+  /// Whether a list's first bytes begin an XML document (after a BOM and white space).
+  private static func isOPML(_ data: Data) -> Bool {
+    var bytes = data[...]
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    return bytes.first { !PlainListLines.isBlank($0) } == UInt8(ascii: "<")
   }
 
   private static func outlines(_ data: Data, name: String) throws(ReadError) -> [String] {
@@ -43,6 +98,49 @@ public enum SubscriptionList {
         description: "\(name) is not a readable OPML file (line \(parser.lineNumber))")
     }
     return collector.urls
+  }
+}
+
+/// The lines of a plain list, in blocks: each line trimmed of white space, empty lines and `#`
+/// comments left out; a line cut by the end of a block is carried to the next.
+private struct PlainListLines {
+  private var carried: [UInt8] = []
+
+  static func isBlank(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A || byte == 0x0B || byte == 0x0C
+  }
+
+  mutating func take(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    var start = 0
+    for index in bytes.indices where bytes[index] == 0x0A || bytes[index] == 0x0D {
+      if carried.isEmpty {
+        Self.line(UnsafeBufferPointer(rebasing: bytes[start..<index]), body)
+      } else {
+        carried.append(contentsOf: bytes[start..<index])
+        carried.withUnsafeBufferPointer { Self.line($0, body) }
+        carried.removeAll(keepingCapacity: true)
+      }
+      start = index + 1
+    }
+    carried.append(contentsOf: bytes[start...])
+  }
+
+  mutating func finish(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    carried.withUnsafeBufferPointer { Self.line($0, body) }
+    carried = []
+  }
+
+  private static func line(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    var start = bytes.startIndex
+    var end = bytes.endIndex
+    while start < end, isBlank(bytes[start]) { start += 1 }
+    while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+    guard start < end, bytes[start] != UInt8(ascii: "#") else { return }
+    body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 }
 

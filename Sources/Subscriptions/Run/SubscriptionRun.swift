@@ -31,7 +31,7 @@ public final class SubscriptionRun: Sendable {
     /// Which sources.
     public enum Sources: Sendable {
       /// These sources, each once, in order (new ones are registered in the store).
-      case named([String])
+      case named(SourceList)
       /// Every due source of the store (`--due` with no SOURCE and no `-i`).
       case everyDueSource
     }
@@ -134,10 +134,10 @@ public final class SubscriptionRun: Sendable {
     self.notices = notices
     self.admission = admission
     var setup = PullScheduler.Configuration()
-    var names = SourceNames()
+    var names = SourceList()
     switch configuration.sources {
     case .named(let sources):
-      names = SourceNames(sources)
+      names = sources
     case .everyDueSource:
       setup.named = false
     }
@@ -208,7 +208,11 @@ public final class SubscriptionRun: Sendable {
   /// Makes `sources` the watched list (a re-read subscription list): new ones are looked at
   /// once, removed ones leave the schedule (one in flight finishes) and keep their state.
   public func reload(_ sources: [String]) {
-    let names = SourceNames(sources)
+    reload(SourceList(sources))
+  }
+
+  /// Makes `names` the watched list (see `reload(_:)` for an array).
+  public func reload(_ names: SourceList) {
     queue.async {
       self.state.withLock { $0.statistics.sources = names.count }
       self.feed(.reload(names))

@@ -70,7 +70,7 @@ struct PullScheduler: Sendable {
   }
 
   let configuration: Configuration
-  private(set) var names: SourceNames
+  private(set) var names: SourceList
   private var schedule = SourceSchedule()
   /// Per named source: bit 0, its `not_due` end was written since it entered the list; bits
   /// 1–7, the reason of its next check + 1 (for the idle notice).
@@ -102,7 +102,7 @@ struct PullScheduler: Sendable {
   private var lastIdle: SubscriptionNotice?
 
   /// A scheduler for `names` (ignored without `configuration.named`).
-  init(_ configuration: Configuration, names: SourceNames = SourceNames()) {
+  init(_ configuration: Configuration, names: SourceList = SourceList()) {
     var configuration = configuration
     configuration.slots = max(1, configuration.slots)
     configuration.claimBatch = max(1, configuration.claimBatch)
@@ -111,14 +111,19 @@ struct PullScheduler: Sendable {
     self.names = names
     claimSize = min(2 * configuration.slots, configuration.claimBatch)
     marks = Array(repeating: 0, count: names.count)
-    if configuration.named {
-      schedule.reserve(names.count)
-      for id in 0..<names.count { schedule.set(id, due: .zero) }
-    }
+    if configuration.named { schedule.setAllDue(names.count) }
   }
 
   /// Sources pulled at once, and as many again claimed and waiting.
   private var window: Int { 2 * configuration.slots }
+
+  /// Whether to claim more now. Claimed a slot's worth at a time, a claim (one write
+  /// transaction) per source would be most of what a source costs the store: the window is
+  /// refilled once half of it is free, or when nothing waits.
+  private var roomToClaim: Bool {
+    let want = window - readyCount - inFlight.count
+    return want > 0 && (want >= configuration.slots || readyCount == 0) && !heldByConsumer
+  }
   private var readyCount: Int { ready.count - readyHead }
   /// Leases held by this run: claimed and waiting, or in flight.
   private var leasesHeld: Int { readyCount + inFlight.count }
@@ -297,7 +302,9 @@ struct PullScheduler: Sendable {
     if let hold = end.hostHold { self.hold(hold.host, until: hold.until) }
     // The store knows this end's next check now: ask it again before sleeping.
     if !configuration.named && !askingStore { storeCheckAt = nil }
-    guard configuration.watch, phase == .running, let id = names.id(of: end.source) else { return }
+    guard configuration.watch, phase == .running, let id = names.index(of: end.source) else {
+      return
+    }
     guard let next = end.nextCheckAt else {
       schedule.set(id, due: now + configuration.retryUnrecorded)
       return
@@ -341,7 +348,7 @@ struct PullScheduler: Sendable {
   // MARK: - Reload and stop
 
   private mutating func reload(
-    _ listed: SourceNames, now: Duration, _ actions: inout [SchedulerAction]
+    _ listed: SourceList, now: Duration, _ actions: inout [SchedulerAction]
   ) {
     guard configuration.named, configuration.watch, phase == .running else { return }
     var schedule = SourceSchedule()
@@ -350,7 +357,7 @@ struct PullScheduler: Sendable {
     var kept = 0
     for id in 0..<listed.count {
       let name = listed[id]
-      if let old = names.id(of: name) {
+      if let old = names.index(of: name) {
         kept += 1
         marks[id] = self.marks[old]
         if let due = self.schedule.due(old) { schedule.set(id, due: due) }
@@ -446,7 +453,7 @@ struct PullScheduler: Sendable {
       readyHead += 1
       // A hold that arrived while it waited (a Retry-After of this run) still defers it.
       if let deferral = deferral(of: state, now: now) {
-        postpone(deferral, id: names.id(of: state.source), now: now, &actions)
+        postpone(deferral, id: names.index(of: state.source), now: now, &actions)
         continue
       }
       inFlight.insert(state.source)
@@ -466,8 +473,8 @@ struct PullScheduler: Sendable {
     let now = time.clock
     guard pending == nil else { return }
     if let trouble, trouble.retryAt > time.elapsed { return }
+    guard roomToClaim else { return }
     let want = window - readyCount - inFlight.count
-    guard want > 0 else { return }
     if configuration.named {
       var asked: [(id: Int, due: Duration)] = []
       let size = max(want, min(claimSize, configuration.claimBatch))
@@ -532,8 +539,7 @@ struct PullScheduler: Sendable {
     let waitingForStore = trouble.map { $0.retryAt > time.elapsed } ?? false
     if let trouble, waitingForStore { consider(trouble.retryAt, .storeRetry, elapsed: true) }
     if let renewAt { consider(renewAt, .leaseRenewal, elapsed: true) }
-    let roomToClaim =
-      readyCount + inFlight.count < window && !heldByConsumer && !waitingForStore
+    let roomToClaim = self.roomToClaim && !waitingForStore
     if roomToClaim && configuration.named, let (at, id) = schedule.earliest() {
       consider(max(at, now), cause(of: id), elapsed: false)
     }

@@ -21,7 +21,7 @@ enum SchedulerEvent: Sendable {
   /// A pull ended, its end recorded (or not) and written.
   case pullEnded(PullEnd)
   /// The list of named sources was read again.
-  case reload(SourceNames)
+  case reload(SourceList)
   /// Stop: pulls in flight are cancelled, nothing more starts.
   case stop
   /// The output stopped taking records: stop, and write nothing more.

@@ -3,9 +3,11 @@
 extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
   private var leaseSeconds: PostgresValue { .double(leaseDuration.inSeconds) }
 
-  /// In one transaction: registers the sources unknown to the database, locks their rows in id
-  /// order (two workers claiming overlapping lists never deadlock), answers each in turn, and
-  /// leases the granted ones.
+  /// In one transaction: registers the sources unknown to the database, locks the rows no other
+  /// transaction holds (`SKIP LOCKED`: a worker never waits for another, so workers claiming
+  /// overlapping lists, or one claiming while another records a batch of ends, never deadlock;
+  /// a row another transaction holds is being claimed or recorded elsewhere, and is answered
+  /// `leased`), answers each in turn, and leases the granted ones.
   public func claim(_ sources: [String], at now: Duration, dueOnly: Bool, grantLimit: Int)
     throws(StoreError) -> [ClaimAnswer]
   {
@@ -14,10 +16,14 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
     let lease = leaseSeconds
     return try transaction { connection throws(StoreError) in
       let names = Self.textArray(sources)
+      // Only names not there: a conflict with a row another transaction is updating would
+      // wait for it.
       try connection.run(
         """
         INSERT INTO sources(source, next_check_at)
-        SELECT unnest($1::text[]), 0 ON CONFLICT(source) DO NOTHING
+        SELECT name, 0 FROM unnest($1::text[]) AS name
+        WHERE NOT EXISTS (SELECT 1 FROM sources WHERE source = name)
+        ON CONFLICT(source) DO NOTHING
         """, [.text(names)])
       var rows:
         [String: (id: Int64, next: Int64, reason: String?, remaining: Double?, owner: String?)] =
@@ -26,7 +32,7 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
         """
         SELECT id, source, next_check_at, next_check_reason,
           extract(epoch FROM lease_until - clock_timestamp())::double precision, lease_owner
-        FROM sources WHERE source = ANY($1::text[]) ORDER BY id FOR UPDATE
+        FROM sources WHERE source = ANY($1::text[]) ORDER BY id FOR UPDATE SKIP LOCKED
         """, [.text(names)]
       ) { row in
         rows[row.text(1) ?? ""] = (
@@ -38,7 +44,11 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
       var grantedIDs: [Int64?] = []
       var granted = 0
       for source in sources {
-        guard granted < grantLimit, let found = rows[source] else { break }
+        guard granted < grantLimit else { break }
+        guard let found = rows[source] else {
+          answers.append(.leased(until: now + leaseDuration))
+          continue
+        }
         if let remaining = found.remaining, remaining > 0, found.owner != owner {
           answers.append(.leased(until: now + .milliseconds(Int64(remaining * 1000))))
         } else if dueOnly && found.next > now.wholeSeconds {
