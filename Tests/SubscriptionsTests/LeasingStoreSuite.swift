@@ -115,6 +115,24 @@ struct SharedStateFactory: Sendable, CustomStringConvertible {
     #expect(later.nextCheckReason == .ttl)
   }
 
+  @Test(arguments: factories) func aLongListMostlyNotDueIsAnsweredInOrderUpToTheGrantLimit(
+    _ factory: SharedStateFactory
+  ) throws {
+    let (store, _) = try factory.pair()
+    // Names a JSON array must escape, too.
+    let names = (0..<400).map { "https://example.com/\"quoted\"\\\($0)" }
+    for name in names.prefix(300) {
+      try store.record(Self.recorded(name, next: Self.now + .seconds(600)))
+    }
+    let answers = try store.claim(names, at: Self.now, dueOnly: true, grantLimit: 40)
+    #expect(answers.count == 340, "300 not due, then 40 granted")
+    let notDue = ClaimAnswer.notDue(at: Self.now + .seconds(600), reason: .ttl)
+    #expect(answers.prefix(300).allSatisfy { $0 == notDue })
+    #expect(
+      Array(answers.dropFirst(300))
+        == names[300..<340].map { .granted(SubscriptionState(source: $0)) })
+  }
+
   @Test(arguments: factories) func aLeaseHoldsUntilRecordedReleasedOrExpired(
     _ factory: SharedStateFactory
   ) throws {

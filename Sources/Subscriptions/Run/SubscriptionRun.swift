@@ -310,6 +310,9 @@ public final class SubscriptionRun: Sendable {
   private func holds(of answers: [ClaimAnswer], now: Duration) throws(StoreError)
     -> [String: Duration]
   {
+    guard answers.contains(where: { if case .granted = $0 { true } else { false } }),
+      try leasing.hasHostHolds(now: now)
+    else { return [:] }
     var hosts = Set<String>()
     for answer in answers {
       guard case .granted(let state) = answer else { continue }

@@ -280,6 +280,8 @@ struct PullScheduler: Sendable {
         reason: state.nextCheckReason ?? .default, errorsInRow: state.errorsInRow,
         movedTo: state.movedTo)
     }
+    // Working out the host costs a look-up in the Public Suffix List: only when a host holds.
+    guard !holds.isEmpty else { return nil }
     let host = PoliteHost.key(forURL: state.requestURL) ?? state.requestURL
     guard let until = holds[host] else { return nil }
     guard until > now else {

@@ -31,6 +31,7 @@ final class LocalLeases: LeasingSubscriptionStore {
   func hostHolds(of hosts: Set<String>, now: Duration) throws(StoreError) -> [String: Duration] {
     try base.hostHolds(of: hosts, now: now)
   }
+  func hasHostHolds(now: Duration) throws(StoreError) -> Bool { try base.hasHostHolds(now: now) }
   func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void) throws(StoreError) {
     try base.forEachState(body)
   }

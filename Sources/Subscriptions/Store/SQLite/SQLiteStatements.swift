@@ -15,11 +15,11 @@ struct SQLiteStatements {
   let tombstone: SQLiteStatement
   let expire: SQLiteStatement
   let hold: SQLiteStatement
-  /// A claim's look at one source: its schedule and lease, without the rest of its state.
-  let probe: SQLiteStatement
-  /// A claim's lease of one source that is free (and due, when asked), with its state back.
-  let lease: SQLiteStatement
   let insertLeased: SQLiteStatement
+  /// A claim's lease of a batch of sources (a JSON array), each free (and due, when asked).
+  let leaseMany: SQLiteStatement
+  /// A claim's look at a batch of sources (a JSON array): their schedules and leases.
+  let probeMany: SQLiteStatement
   let leaseByID: SQLiteStatement
   let renew: SQLiteStatement
   let release: SQLiteStatement
@@ -66,26 +66,28 @@ struct SQLiteStatements {
       INSERT INTO hosts(host, hold_until) VALUES(?1, ?2)
       ON CONFLICT(host) DO UPDATE SET hold_until = max(hold_until, ?2)
       """)
-    probe = try connection.prepare(
-      """
-      SELECT id, next_check_at, next_check_reason, lease_until, lease_owner
-      FROM sources WHERE source = ?
-      """)
-    lease = try connection.prepare(
+    insertLeased = try connection.prepare(
+      "INSERT INTO sources(source, next_check_at, lease_until, lease_owner) VALUES(?, 0, ?, ?)")
+    leaseMany = try connection.prepare(
       """
       UPDATE sources SET lease_until = ?1, lease_owner = ?2
-      WHERE source = ?3 AND (lease_until IS NULL OR lease_until <= ?4 OR lease_owner = ?2)
+      WHERE source IN (SELECT value FROM json_each(?3))
+        AND (lease_until IS NULL OR lease_until <= ?4 OR lease_owner = ?2)
         AND (?5 = 0 OR next_check_at <= ?6)
       RETURNING \(StateColumns.list)
       """)
-    insertLeased = try connection.prepare(
-      "INSERT INTO sources(source, next_check_at, lease_until, lease_owner) VALUES(?, 0, ?, ?)")
+    probeMany = try connection.prepare(
+      """
+      SELECT source, next_check_at, next_check_reason, lease_until, lease_owner FROM sources
+      WHERE source IN (SELECT value FROM json_each(?1))
+      """)
     leaseByID = try connection.prepare(
       "UPDATE sources SET lease_until = ?, lease_owner = ? WHERE id = ?")
     renew = try connection.prepare(
       "UPDATE sources SET lease_until = ? WHERE source = ? AND lease_owner = ?")
     release = try connection.prepare(
-      "UPDATE sources SET lease_until = NULL, lease_owner = NULL WHERE source = ? AND lease_owner = ?")
+      "UPDATE sources SET lease_until = NULL, lease_owner = NULL WHERE source = ? AND lease_owner = ?"
+    )
   }
 
   /// Writes one source's end inside the caller's transaction: its state (an update of the known
@@ -93,7 +95,7 @@ struct SQLiteStatements {
   func record(_ outcome: PullOutcome) throws(StoreError) {
     let state = outcome.state
     var sourceID: Int64?
-    for statement in [updateState, insertState] {
+    func write(_ statement: SQLiteStatement) throws(StoreError) {
       StateColumns.forEachValue(of: state) { column, value in
         switch value {
         case .integer(let number): statement.bind(column + 1, number)
@@ -101,8 +103,9 @@ struct SQLiteStatements {
         }
       }
       try statement.rows { row in sourceID = row.integer(0) }
-      if sourceID != nil { break }
     }
+    try write(updateState)
+    if sourceID == nil { try write(insertState) }
     guard let sourceID else { return }
     for item in outcome.seenItems {
       upsertItem.bind(1, sourceID)

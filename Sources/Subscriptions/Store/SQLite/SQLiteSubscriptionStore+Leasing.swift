@@ -15,73 +15,169 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
   }
 
-  /// Looks at each source in turn, in one transaction: leases it when it is free (and due, when
-  /// asked), registers and leases an unknown one, answers others' live leases and sources not
-  /// due, until `grantLimit` are leased. A source is first offered the lease (one statement, its
-  /// state returned), and only when that fails looked at to say why; after a source that was not
-  /// due, the next is looked at first (a `--due` list is mostly not due, a pass mostly due).
+  /// Looks at the sources in order, in one transaction, until `grantLimit` are leased: leases
+  /// those that are free (and due, when asked), registers and leases unknown ones, answers
+  /// others' live leases and sources not due. A batch of sources is first offered the lease in
+  /// one statement (their states returned), and only those it did not take are looked at to say
+  /// why; after a batch mostly not due, the next is looked at first (a `--due` list is mostly
+  /// not due, a pass mostly due). A statement per batch, not per source: a statement costs
+  /// SQLite more than the row it changes.
   public func claim(_ sources: [String], at now: Duration, dueOnly: Bool, grantLimit: Int)
     throws(StoreError) -> [ClaimAnswer]
   {
     let clock = Self.leaseClock()
-    let until = clock + leaseMilliseconds
-    let owner = owner
-    let due = now.wholeSeconds
+    let terms = LeaseTerms(
+      until: clock + leaseMilliseconds, owner: owner, clock: clock, dueOnly: dueOnly,
+      due: now.wholeSeconds)
     return try transaction { session throws(StoreError) in
-      let statements = session.statements
       var answers: [ClaimAnswer] = []
       answers.reserveCapacity(min(sources.count, 1024))
       var granted = 0
+      var next = 0
       var lookFirst = false
-      func lease(_ source: String) throws(StoreError) -> SubscriptionState? {
-        let statement = statements.lease
-        statement.bind(1, until)
-        statement.bind(2, owner)
-        statement.bind(3, source)
-        statement.bind(4, clock)
-        statement.bind(5, Int64(dueOnly ? 1 : 0))
-        statement.bind(6, due)
-        var state: SubscriptionState?
-        try statement.rows { row in state = StateColumns.state(from: row, at: 0) }
-        return state
-      }
-      for source in sources {
-        guard granted < grantLimit else { break }
-        if !lookFirst, let state = try lease(source) {
-          answers.append(.granted(state))
-          granted += 1
-          continue
+      while next < sources.count && granted < grantLimit {
+        let size = min(lookFirst ? 256 : grantLimit - granted, sources.count - next)
+        let batch = Array(sources[next..<next + size])
+        var leased = lookFirst ? [:] : try Self.lease(batch, terms, session)
+        let unknownToLease = batch.filter { leased[$0] == nil }
+        let found = unknownToLease.isEmpty ? [:] : try Self.probe(unknownToLease, session)
+        // Free and due, found by looking first: leased in order, up to the limit.
+        var free: [String] = []
+        var room = grantLimit - granted - leased.count
+        for name in batch where leased[name] == nil {
+          guard room > 0 else { break }
+          if let row = found[name], !row.isFree(terms) || (dueOnly && row.next > terms.due) {
+            continue
+          }
+          free.append(name)
+          room -= 1
         }
-        var found: (next: Int64, reason: String?, leaseUntil: Int64?, owner: String?)?
-        statements.probe.bind(1, source)
-        try statements.probe.rows { row in
-          found = (row.integer(1), row.text(2), row.optionalInteger(3), row.text(4))
+        let fresh = free.filter { found[$0] == nil }
+        if !fresh.isEmpty { try Self.insertLeased(fresh, terms, session) }
+        let known = free.filter { found[$0] != nil }
+        if !known.isEmpty { leased.merge(try Self.lease(known, terms, session)) { $1 } }
+        var notDue = 0
+        for name in batch {
+          if let state = leased[name] {
+            answers.append(.granted(state))
+            granted += 1
+          } else if let row = found[name] {
+            if !row.isFree(terms) {
+              answers.append(.leased(until: now + .milliseconds(row.leaseUntil! - clock)))
+            } else if dueOnly && row.next > terms.due {
+              answers.append(.notDue(at: .seconds(row.next), reason: row.reason))
+              notDue += 1
+            } else if granted < grantLimit, free.contains(name) {
+              answers.append(.granted(leased[name] ?? SubscriptionState(source: name)))
+              granted += 1
+            } else {
+              break
+            }
+          } else if free.contains(name) {
+            answers.append(.granted(SubscriptionState(source: name)))
+            granted += 1
+          } else {
+            break
+          }
+          next += 1
+          if granted == grantLimit { break }
         }
-        guard let found else {
-          statements.insertLeased.bind(1, source)
-          statements.insertLeased.bind(2, until)
-          statements.insertLeased.bind(3, owner)
-          try statements.insertLeased.rows { _ in }
-          answers.append(.granted(SubscriptionState(source: source)))
-          granted += 1
-          lookFirst = false
-          continue
-        }
-        if let leaseUntil = found.leaseUntil, leaseUntil > clock, found.owner != owner {
-          answers.append(.leased(until: now + .milliseconds(leaseUntil - clock)))
-          lookFirst = false
-        } else if dueOnly && found.next > due {
-          answers.append(
-            .notDue(at: .seconds(found.next), reason: found.reason.flatMap(CheckReason.init)))
-          lookFirst = true
-        } else if let state = try lease(source) {
-          answers.append(.granted(state))
-          granted += 1
-          lookFirst = false
-        }
+        lookFirst = notDue * 2 > batch.count
       }
       return answers
     }
+  }
+
+  /// What a claim leases with: until when, for whom, and what counts as free and due.
+  private struct LeaseTerms {
+    var until: Int64
+    var owner: String
+    var clock: Int64
+    var dueOnly: Bool
+    var due: Int64
+  }
+
+  /// A source's schedule and lease, as a claim looks at it.
+  private struct ProbedRow {
+    var next: Int64
+    var reason: CheckReason?
+    var leaseUntil: Int64?
+    var owner: String?
+
+    /// No live lease of another process holds it.
+    func isFree(_ terms: LeaseTerms) -> Bool {
+      guard let leaseUntil, leaseUntil > terms.clock else { return true }
+      return owner == terms.owner
+    }
+  }
+
+  /// Leases those of `names` that are free (and due, when asked), in one statement; their
+  /// states by name.
+  private static func lease(_ names: [String], _ terms: LeaseTerms, _ session: Session)
+    throws(StoreError) -> [String: SubscriptionState]
+  {
+    let statement = session.statements.leaseMany
+    statement.bind(1, terms.until)
+    statement.bind(2, terms.owner)
+    statement.bind(3, jsonArray(names))
+    statement.bind(4, terms.clock)
+    statement.bind(5, Int64(terms.dueOnly ? 1 : 0))
+    statement.bind(6, terms.due)
+    var states: [String: SubscriptionState] = [:]
+    try statement.rows { row in
+      let state = StateColumns.state(from: row, at: 0)
+      states[state.source] = state
+    }
+    return states
+  }
+
+  /// The schedule and lease of those of `names` that are known, in one statement.
+  private static func probe(_ names: [String], _ session: Session) throws(StoreError)
+    -> [String: ProbedRow]
+  {
+    let statement = session.statements.probeMany
+    statement.bind(1, jsonArray(names))
+    var rows: [String: ProbedRow] = [:]
+    try statement.rows { row in
+      rows[row.text(0) ?? ""] = ProbedRow(
+        next: row.integer(1), reason: row.text(2).flatMap(CheckReason.init),
+        leaseUntil: row.optionalInteger(3), owner: row.text(4))
+    }
+    return rows
+  }
+
+  /// Registers `names`, unknown until now, leased to this store.
+  private static func insertLeased(_ names: [String], _ terms: LeaseTerms, _ session: Session)
+    throws(StoreError)
+  {
+    let statement = session.statements.insertLeased
+    for name in names {
+      statement.bind(1, name)
+      statement.bind(2, terms.until)
+      statement.bind(3, terms.owner)
+      try statement.rows { _ in }
+    }
+  }
+
+  /// `names` as a JSON array of strings (for `json_each`).
+  static func jsonArray(_ names: [String]) -> String {
+    var text = "["
+    for (index, name) in names.enumerated() {
+      if index > 0 { text += "," }
+      text += "\""
+      for scalar in name.unicodeScalars {
+        switch scalar {
+        case "\"": text += "\\\""
+        case "\\": text += "\\\\"
+        case let control where control.value < 0x20:
+          text +=
+            "\\u00" + String(control.value >> 4, radix: 16) + String(control.value & 15, radix: 16)
+        default: text.unicodeScalars.append(scalar)
+        }
+      }
+      text += "\""
+    }
+    return text + "]"
   }
 
   /// Leases up to `limit` due sources that no live lease holds, earliest first.

@@ -183,17 +183,23 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
-  /// The holds of `hosts` that last past `now`; at once when no host holds at all (the usual).
+  /// Whether a hold lasts past `now`, in one look at the (small) hosts table.
+  public func hasHostHolds(now: Duration) throws(StoreError) -> Bool {
+    try locked { session throws(StoreError) in
+      var any = false
+      session.statements.anyHold.bind(1, now.wholeSeconds)
+      try session.statements.anyHold.rows { row in any = row.integer(0) != 0 }
+      return any
+    }
+  }
+
+  /// The holds of `hosts` that last past `now`.
   public func hostHolds(of hosts: Set<String>, now: Duration) throws(StoreError)
     -> [String: Duration]
   {
     try locked { session throws(StoreError) in
       let statements = session.statements
-      var any = false
-      statements.anyHold.bind(1, now.wholeSeconds)
-      try statements.anyHold.rows { row in any = row.integer(0) != 0 }
       var holds: [String: Duration] = [:]
-      guard any else { return holds }
       for host in hosts {
         statements.hostHold.bind(1, host)
         try statements.hostHold.rows { row in
