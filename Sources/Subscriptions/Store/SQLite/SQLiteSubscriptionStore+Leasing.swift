@@ -119,7 +119,7 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     let statement = session.statements.leaseMany
     statement.bind(1, terms.until)
     statement.bind(2, terms.owner)
-    statement.bind(3, jsonArray(names))
+    statement.bind(3, SQLiteJSON.array(of: names))
     statement.bind(4, terms.clock)
     statement.bind(5, Int64(terms.dueOnly ? 1 : 0))
     statement.bind(6, terms.due)
@@ -136,7 +136,7 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     -> [String: ProbedRow]
   {
     let statement = session.statements.probeMany
-    statement.bind(1, jsonArray(names))
+    statement.bind(1, SQLiteJSON.array(of: names))
     var rows: [String: ProbedRow] = [:]
     try statement.rows { row in
       rows[row.text(0) ?? ""] = ProbedRow(
@@ -157,27 +157,6 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
       statement.bind(3, terms.owner)
       try statement.rows { _ in }
     }
-  }
-
-  /// `names` as a JSON array of strings (for `json_each`).
-  static func jsonArray(_ names: [String]) -> String {
-    var text = "["
-    for (index, name) in names.enumerated() {
-      if index > 0 { text += "," }
-      text += "\""
-      for scalar in name.unicodeScalars {
-        switch scalar {
-        case "\"": text += "\\\""
-        case "\\": text += "\\\\"
-        case let control where control.value < 0x20:
-          text +=
-            "\\u00" + String(control.value >> 4, radix: 16) + String(control.value & 15, radix: 16)
-        default: text.unicodeScalars.append(scalar)
-        }
-      }
-      text += "\""
-    }
-    return text + "]"
   }
 
   /// Leases up to `limit` due sources that no live lease holds, earliest first.
