@@ -1,7 +1,7 @@
-/// Batches of values handed to one SQLite statement as JSON text (`json_each(?)`): a statement
+/// A batch of names handed to one SQLite statement as JSON text (`json_each(?)`): a statement
 /// per batch instead of per source, since SQLite's cost per statement is above the cost of the
-/// row it changes. Written byte by byte: names and states are short, and the only escaping
-/// JSON needs is of quotes, backslashes and control characters.
+/// row it changes. Written byte by byte: names are short, and the only escaping JSON needs is
+/// of quotes, backslashes and control characters.
 struct SQLiteJSON {
   private(set) var bytes: [UInt8] = []
 
@@ -20,10 +20,6 @@ struct SQLiteJSON {
 
   /// The JSON written so far, as text.
   var text: String { String(decoding: bytes, as: UTF8.self) }
-
-  mutating func open(_ bracket: UInt8) { bytes.append(bracket) }
-
-  mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
   /// A string, or `null`.
   mutating func append(_ text: String?) {
@@ -44,12 +40,6 @@ struct SQLiteJSON {
       }
     }
     bytes.append(UInt8(ascii: "\""))
-  }
-
-  /// An integer, or `null`.
-  mutating func append(_ number: Int64?) {
-    guard let number else { return bytes.append(contentsOf: "null".utf8) }
-    bytes.append(contentsOf: String(number).utf8)
   }
 
   private static let hex = Array("0123456789abcdef".utf8)

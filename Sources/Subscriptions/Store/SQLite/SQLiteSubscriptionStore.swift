@@ -179,10 +179,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   public func record(_ outcomes: [PullOutcome]) throws(StoreError) {
     guard !outcomes.isEmpty else { return }
     try transaction { session throws(StoreError) in
-      // A batch of a few hundred at most per statement: the JSON text is one value.
-      for start in stride(from: 0, to: outcomes.count, by: 256) {
-        try session.statements.record(Array(outcomes[start..<min(start + 256, outcomes.count)]))
-      }
+      for outcome in outcomes { try session.statements.record(outcome) }
     }
   }
 
