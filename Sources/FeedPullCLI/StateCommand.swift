@@ -6,21 +6,9 @@ import Subscriptions
   import Glibc
 #endif
 
-/// `feedpull state list|forget SOURCE|export --state PATH`: what the state holds, for a person.
-/// A location with no state is an error (exit 2) and nothing is created there; `list` and
-/// `export` only read, so they work on a file this user may not write.
+/// `feedpull state list|forget SOURCE --state PATH`: what the state holds, for a person.
 enum StateCommand {
-  static func run(_ words: [String], location: String) -> Int32 {
-    let store: any SubscriptionStore
-    do {
-      var options = StoreLocation.Options()
-      options.create = false
-      options.readOnly = words.first != "forget"
-      store = try StoreLocation(location).open(options)
-    } catch {
-      printError("feedpull: \(error.message)\n")
-      return error.kind == .noState ? 2 : 1
-    }
+  static func run(_ words: [String], store: any SubscriptionStore) -> Int32 {
     do {
       switch words.first {
       case "forget":
@@ -30,13 +18,6 @@ enum StateCommand {
         }
         printError("feedpull: \(words[1]) is not in the state\n")
         return 1
-      case "export":
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try store.forEachState { state in
-          guard let line = try? encoder.encode(state) else { return }
-          FileHandle.standardOutput.write(line + Data([10]))
-        }
       default:
         try store.forEachState { state in
           let next = state.nextCheckAt == .zero ? "due" : rfc3339(state.nextCheckAt)

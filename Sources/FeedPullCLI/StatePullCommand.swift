@@ -8,8 +8,8 @@ import Subscriptions
 #endif
 
 /// `feedpull --state PATH [--due] SOURCE…|-i FILE` (and `--due` alone: every due source of the
-/// state): one pass of `SubscriptionRun`. SIGINT or SIGTERM stop it (every source not ended
-/// ends `cancelled`; exit 130 or 143); a failed write to standard output stops it with 1.
+/// state): one pass of the library's `SubscriptionRun`. SIGINT or SIGTERM stop it (every source
+/// not ended ends `cancelled`; exit 130 or 143); a failed write stops it with 1.
 struct StatePullCommand {
   let options: CommandLineOptions
   let sources: SourceList
@@ -29,12 +29,16 @@ struct StatePullCommand {
   func run() -> Int32 {
     let runHolder = TSanVisibleMutex<SubscriptionRun?>(nil)
     let writeFailure = TSanVisibleMutex<String?>(nil)
-    let output = outputWriter(options) { message in
-      writeFailure.withLock { $0 = $0 ?? message }
-      runHolder.withLock { $0 }?.outputFailed()
-    }
+    guard
+      let output = RecordOutput.open(
+        options, for: puller,
+        onWriteFailure: { message in
+          writeFailure.withLock { $0 = $0 ?? message }
+          runHolder.withLock { $0 }?.outputFailed()
+        })
+    else { return 2 }
     let reporter = StatusReporter(
-      wrapping: output, total: sources.count, verbosity: options.verbosity)
+      wrapping: output.sink, total: sources.count, verbosity: options.verbosity)
     let run = SubscriptionRun(
       store: store, puller: puller, configuration: configuration, into: reporter,
       notices: NoticePrinter(verbosity: options.verbosity).print)
@@ -45,7 +49,7 @@ struct StatePullCommand {
     reporter.finish()
     puller.syncShutdown()
     if let message = writeFailure.withLock({ $0 }) {
-      printError("feedpull: cannot write to standard output: \(message)\n")
+      printError("feedpull: cannot write to \(output.destination): \(message)\n")
       return 1
     }
     if let status = signals.exitStatus { return status }
@@ -90,7 +94,8 @@ struct NoticePrinter: Sendable {
       printError("feedpull: idle \(when): \(Self.describe(cause))\n")
     case .reloaded(let added, let removed, let count):
       printError(
-        "feedpull: list read again: \(added) added, \(removed) removed, \(count) sources\n")
+        "feedpull: list read again: \(added) added, \(removed) removed, "
+          + "\(StatsRecord.counted(count, "source"))\n")
     case .storeFailed(let error):
       printError("feedpull: \(error.message); trying again\n")
     case .storeBack:

@@ -8,9 +8,10 @@ import Subscriptions
   import Glibc
 #endif
 
-/// `feedpull --watch --state PATH (SOURCE… | -i FILE)`: a `SubscriptionRun` that watches, on
-/// any store, until SIGINT or SIGTERM (exit 0 once the pulls in flight have ended `cancelled`
-/// and been recorded). SIGHUP re-reads `-i`. docs/watch.md has the design.
+/// `feedpull watch --state PATH (SOURCE… | -i FILE)`: the library's `SubscriptionRun` as a
+/// watch, on any store, until SIGINT or SIGTERM (exit 0 once the pulls in flight have ended
+/// `cancelled` and been recorded). SIGHUP re-reads `-i` (and `RecordOutput` reopens `-o`).
+/// docs/watch.md has the design.
 struct WatchCommand {
   let command: StatePullCommand
 
@@ -23,21 +24,29 @@ struct WatchCommand {
     let runHolder = TSanVisibleMutex<SubscriptionRun?>(nil)
     let failure = TSanVisibleMutex<String?>(nil)
     let onWriteFailure: @Sendable (String) -> Void = { message in
-      failure.withLock { $0 = $0 ?? "cannot write to standard output: \(message)" }
+      let destination = options.outputFile ?? "standard output"
+      failure.withLock { $0 = $0 ?? "cannot write to \(destination): \(message)" }
       runHolder.withLock { $0 }?.outputFailed()
     }
-    let output = outputWriter(options, onWriteFailure: onWriteFailure)
-    let reporter = StatusReporter(wrapping: output, total: 0, verbosity: options.verbosity)
+    guard
+      let output = RecordOutput.open(
+        options, for: command.puller, onWriteFailure: onWriteFailure)
+    else { return 2 }
+    let reporter = StatusReporter(wrapping: output.sink, total: 0, verbosity: options.verbosity)
+    let configuration = command.configuration
     let run = SubscriptionRun(
-      store: command.store, puller: command.puller, configuration: command.configuration,
+      store: command.store, puller: command.puller, configuration: configuration,
       into: reporter, notices: NoticePrinter(verbosity: options.verbosity).print)
     runHolder.withLock { $0 = run }
     let signals = WatchSignals(
-      onStop: { run.stop() }, onReload: { [options] in Self.reload(options: options, run: run) })
+      onStop: { run.stop() },
+      onReload: { [options] in Self.reload(options: options, run: run) })
     run.start()
-    let statsWriter = output as? JSONLinesWriter
+    let clock = configuration.clock
     let statistics = options.statsInterval.map { interval in
-      StatisticsTimer(every: interval) { Self.report(run.statistics, json: statsWriter) }
+      StatisticsTimer(every: interval) {
+        output.write(run.statistics, at: clock.now.wholeSeconds)
+      }
     }
     let summary = run.wait()
     statistics?.cancel()
@@ -59,33 +68,11 @@ struct WatchCommand {
   /// SIGHUP: the command line's sources and `-i` read again; the old list stays when the file
   /// cannot be read.
   static func reload(options: CommandLineOptions, run: SubscriptionRun) {
-    guard let inputFile = options.inputFile else { return }
+    guard SourceInputs.canReread(options) else { return }
     do {
-      var listed = SourceList(options.sources)
-      try listed.append(contentsOfListAt: inputFile)
-      run.reload(listed)
+      run.reload(try SourceInputs.gatherList(options))
     } catch {
-      printError("feedpull: \(error); the list stays as it was\n")
-    }
-  }
-
-  /// A `stats` record on stdout (JSON Lines), or a line on stderr (text format).
-  private static func report(_ statistics: WatchStatistics, json: JSONLinesWriter?) {
-    var fields = [
-      "\"type\":\"stats\"", "\"sources\":\(statistics.sources)", "\"due\":\(statistics.due)",
-      "\"in_flight\":\(statistics.inFlight)", "\"pulls\":\(statistics.pulls)",
-      "\"items\":\(statistics.items)", "\"bytes\":\(statistics.bytes)",
-    ]
-    let errors = statistics.errors.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }
-    fields.append("\"errors\":{\(errors.joined(separator: ","))}")
-    if let next = statistics.nextDue {
-      fields.append("\"next_due\":\"\(StateCommand.rfc3339(next))\"")
-    }
-    let line = "{" + fields.joined(separator: ",") + "}"
-    if let json {
-      json.write(line: Array(line.utf8))
-    } else {
-      printError("feedpull: \(line)\n")
+      printError("feedpull: \(error.message); the list stays as it was\n")
     }
   }
 }

@@ -3,13 +3,15 @@ import Foundation
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// The sources of an `-i` file: an OPML subscription list (every `outline` with an `xmlUrl`,
-/// at any depth, in document order), or plain text with one source a line and `#` comments,
-/// read as bytes (Foundation's trimming of a `String` per line cost seconds on a long list).
+/// at any depth, in document order), or plain text with one source a line: its first field, so
+/// that a `# comment` after it and newsboat's `urls` file (tags and a `"~title"` after the URL)
+/// read as they are meant; blank lines and lines starting with `#` are skipped.
 public enum SubscriptionList {
   /// Why a list could not be read: the file, or its OPML.
   public struct ReadError: Error, CustomStringConvertible {
@@ -17,56 +19,49 @@ public enum SubscriptionList {
     public var description: String
   }
 
-  /// The sources listed in the file at `path` (OPML, or one a line).
+  /// The sources listed in the file at `path` (OPML, or one a line); `-` is standard input.
   public static func read(path: String) throws(ReadError) -> [String] {
     var sources: [String] = []
     try forEachSource(inFileAt: path) { sources.append(String(decoding: $0, as: UTF8.self)) }
     return sources
   }
 
-  /// The sources listed in `data`; `name` names it in errors.
-  public static func parse(_ data: Data, name: String) throws(ReadError) -> [String] {
-    if isOPML(data) { return try outlines(data, name: name) }
-    var sources: [String] = []
-    var lines = PlainListLines()
-    data.withUnsafeBytes { raw in
-      lines.take(raw.bindMemory(to: UInt8.self)) {
-        sources.append(String(decoding: $0, as: UTF8.self))
-      }
-    }
-    lines.finish { sources.append(String(decoding: $0, as: UTF8.self)) }
-    return sources
-  }
-
-  /// Calls `body` with each source of the list at `path`, as UTF-8 bytes valid only during the
-  /// call, in order: a plain list is read a block at a time and never held whole (a list of a
-  /// million sources costs no more memory than a block), an OPML file is parsed whole.
+  /// Calls `body` with each source of the list at `path` (`-`: standard input), as UTF-8 bytes
+  /// valid during the call, in order. A plain list is read a block at a time and never held
+  /// whole, and its lines are read as bytes (a list of a million sources costs a block of
+  /// memory, and no `String` for a line); an OPML file is parsed whole.
   public static func forEachSource(
     inFileAt path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void
   ) throws(ReadError) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw ReadError(description: "cannot read \(path)") }
-    defer { close(descriptor) }
+    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw unreadable(path) }
+    defer { if path != "-" { close(descriptor) } }
     var block = [UInt8](repeating: 0, count: 1 << 16)
+    func fill() throws(ReadError) -> Int {
+      while true {
+        let count = block.withUnsafeMutableBytes {
+          Glibc.read(descriptor, $0.baseAddress, $0.count)
+        }
+        if count >= 0 { return count }
+        if errno != EINTR { throw unreadable(path) }
+      }
+    }
     var lines = PlainListLines()
     var first = true
     while true {
-      let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      guard count >= 0 else { throw ReadError(description: "cannot read \(path)") }
+      let count = try fill()
       if count == 0 { break }
       if first {
         first = false
-        if isOPML(Data(block[..<count])) {
+        if isOPML(block[..<count]) {
           var data = Data(block[..<count])
           while true {
-            let more = block.withUnsafeMutableBytes {
-              Glibc.read(descriptor, $0.baseAddress, $0.count)
-            }
-            guard more >= 0 else { throw ReadError(description: "cannot read \(path)") }
+            let more = try fill()
             if more == 0 { break }
             data.append(contentsOf: block[..<more])
           }
-          for source in try outlines(data, name: path) {
+          let name = path == "-" ? "standard input" : path
+          for source in try outlines(data, name: name) {
             var source = source
             source.withUTF8 { body($0) }
           }
@@ -80,11 +75,49 @@ public enum SubscriptionList {
     lines.finish(body)
   }
 
+  /// The file's bytes (`-`: standard input's), or why they cannot be read (`cannot read
+  /// list.txt: Permission denied`).
+  public static func contents(of path: String) throws(ReadError) -> Data {
+    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw unreadable(path) }
+    defer { if path != "-" { close(descriptor) } }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count == 0 { return data }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw unreadable(path)
+      }
+      data.append(contentsOf: buffer[..<count])
+    }
+  }
+
+  private static func unreadable(_ path: String) -> ReadError {
+    let reason = String(cString: strerror(errno))
+    return ReadError(description: "cannot read \(path == "-" ? "standard input" : path): \(reason)")
+  }
+
+  /// The sources listed in `data`; `name` names it in errors.
+  public static func parse(_ data: Data, name: String) throws(ReadError) -> [String] {
+    if isOPML(data[...]) { return try outlines(data, name: name) }
+    var sources: [String] = []
+    var lines = PlainListLines()
+    data.withUnsafeBytes { raw in
+      lines.take(raw.bindMemory(to: UInt8.self)) {
+        sources.append(String(decoding: $0, as: UTF8.self))
+      }
+    }
+    lines.finish { sources.append(String(decoding: $0, as: UTF8.self)) }
+    return sources
+  }
+
   /// Whether a list's first bytes begin an XML document (after a BOM and white space).
-  private static func isOPML(_ data: Data) -> Bool {
-    var bytes = data[...]
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    return bytes.first { !PlainListLines.isBlank($0) } == UInt8(ascii: "<")
+  private static func isOPML(_ bytes: some Collection<UInt8>) -> Bool {
+    var rest = bytes[...]
+    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+    return rest.first { !PlainListLines.isBlank($0) } == UInt8(ascii: "<")
   }
 
   private static func outlines(_ data: Data, name: String) throws(ReadError) -> [String] {
@@ -101,8 +134,11 @@ public enum SubscriptionList {
   }
 }
 
-/// The lines of a plain list, in blocks: each line trimmed of white space, empty lines and `#`
-/// comments left out; a line cut by the end of a block is carried to the next.
+/// The lines of a plain list, in blocks, each line's source its first field: blank lines, `#`
+/// comments and newsboat's query and filter feeds (a first field in double quotes, which names
+/// no URL) are left out, as is what follows the first field (a `# comment`, newsboat's tags and
+/// `"~title"`). A line cut by the end of a block is carried to the next. Read as bytes: white
+/// space is ASCII's, and a URL holds none.
 private struct PlainListLines {
   private var carried: [UInt8] = []
 
@@ -136,10 +172,11 @@ private struct PlainListLines {
     _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
   ) {
     var start = bytes.startIndex
-    var end = bytes.endIndex
-    while start < end, isBlank(bytes[start]) { start += 1 }
-    while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-    guard start < end, bytes[start] != UInt8(ascii: "#") else { return }
+    while start < bytes.endIndex, isBlank(bytes[start]) { start += 1 }
+    var end = start
+    while end < bytes.endIndex, !isBlank(bytes[end]) { end += 1 }
+    guard start < end, bytes[start] != UInt8(ascii: "#"), bytes[start] != UInt8(ascii: "\"")
+    else { return }
     body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 }

@@ -58,10 +58,16 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     name.withUTF8 { _ = insert($0) }
   }
 
-  /// Adds the sources of the list at `path` (an OPML file, or one source a line), read a block
-  /// at a time: no `String` is made for a source.
-  public mutating func append(contentsOfListAt path: String) throws(SubscriptionList.ReadError) {
-    try SubscriptionList.forEachSource(inFileAt: path) { _ = insert($0) }
+  /// Adds the sources of the list at `path` (an OPML file, or one source a line; `-`: standard
+  /// input), read a block at a time: no `String` is made for a source. `each` sees every
+  /// source's bytes as it is read (a caller's check of what was listed).
+  public mutating func append(
+    contentsOfListAt path: String, each: (UnsafeBufferPointer<UInt8>) -> Void = { _ in }
+  ) throws(SubscriptionList.ReadError) {
+    try SubscriptionList.forEachSource(inFileAt: path) { source in
+      each(source)
+      _ = insert(source)
+    }
   }
 
   /// The sources in order.

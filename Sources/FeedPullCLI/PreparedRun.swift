@@ -1,0 +1,60 @@
+import FeedPull
+import Subscriptions
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What `pull` and `watch` both set up before they run, in an order that keeps a usage error
+/// free of side effects: the sources first (a bad `-i` or a web address without its scheme is
+/// a usage error, and no state file is created), then the state, then the puller.
+struct PreparedRun {
+  /// The sources of a run without state.
+  let sources: [String]
+  /// The sources of a run with state, kept compactly (a list of a million lines stays small).
+  let listed: SourceList
+  let store: (any SubscriptionStore)?
+  let puller: FeedPuller
+
+  /// The exit status when preparing failed, its message already on stderr.
+  struct Failure: Error {
+    var status: Int32
+  }
+
+  static func prepare(_ options: CommandLineOptions) throws(Failure) -> PreparedRun {
+    var sources: [String] = []
+    var listed = SourceList()
+    do {
+      if options.statePath != nil {
+        listed = try SourceInputs.gatherList(options)
+      } else {
+        sources = try SourceInputs.gather(options)
+      }
+    } catch {
+      throw Failure(status: FeedpullCommand.report(error))
+    }
+    var store: (any SubscriptionStore)?
+    if let path = options.statePath {
+      do {
+        store = try openStore(path)
+      } catch {
+        printError("feedpull: \(error.message)\n")
+        throw Failure(status: 1)
+      }
+    }
+    if options.verbosity == .verbose, let note = LibXMLVersion.note {
+      printError("feedpull: \(note)\n")
+    }
+    // A reader that goes away (`feedpull … | head`) must end the run, not kill it mid-write
+    // with SIGPIPE; curl's own sockets are safe either way (CURLOPT_NOSIGNAL).
+    signal(SIGPIPE, SIG_IGN)
+    do {
+      return PreparedRun(
+        sources: sources, listed: listed, store: store,
+        puller: try FeedPuller(configuration: options.pull))
+    } catch {
+      printError("feedpull: cannot start: \(error.message)\n")
+      throw Failure(status: 1)
+    }
+  }
+}
