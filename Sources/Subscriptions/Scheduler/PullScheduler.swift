@@ -57,7 +57,8 @@ struct PullScheduler: Sendable {
   private enum Phase: Sendable { case idle, running, stopping, finished }
 
   private enum PendingClaim: Sendable {
-    case named([(id: Int, due: Duration)], grantLimit: Int)
+    /// The sources asked for, their due times, and their names as the claim gave them.
+    case named([(id: Int, due: Duration)], names: [String], grantLimit: Int)
     case due(limit: Int)
   }
 
@@ -194,7 +195,7 @@ struct PullScheduler: Sendable {
         guard case .granted(let state) = answer else { continue }
         granted(state, id: nil, now: now, &actions)
       }
-    case .named(let asked, let grantLimit):
+    case .named(let asked, let askedNames, let grantLimit):
       let grants = answers.reduce(0) { count, answer in
         if case .granted = answer { count + 1 } else { count }
       }
@@ -209,7 +210,7 @@ struct PullScheduler: Sendable {
           schedule.set(entry.id, due: entry.due)
           continue
         }
-        let name = names[entry.id]
+        let name = askedNames[index]
         switch answers[index] {
         case .granted(let state): granted(state, id: entry.id, now: now, &actions)
         case .notDue(let at, let reason):
@@ -325,7 +326,7 @@ struct PullScheduler: Sendable {
   private mutating func failedClaim(
     _ error: StoreError, elapsed now: Duration, _ actions: inout [SchedulerAction]
   ) {
-    if case .named(let asked, _) = pending {
+    if case .named(let asked, _, _) = pending {
       for entry in asked { schedule.set(entry.id, due: entry.due) }
     }
     pending = nil
@@ -479,16 +480,18 @@ struct PullScheduler: Sendable {
     let want = window - readyCount - inFlight.count
     if configuration.named {
       var asked: [(id: Int, due: Duration)] = []
+      var askedNames: [String] = []
       let size = max(want, min(claimSize, configuration.claimBatch))
       while asked.count < size, let (id, due) = schedule.popDue(now: now) {
+        let name = names[id]
         // In flight (removed and listed again meanwhile): its end puts it back.
-        if inFlight.contains(names[id]) { continue }
+        if !inFlight.isEmpty && inFlight.contains(name) { continue }
         asked.append((id, due))
+        askedNames.append(name)
       }
       guard !asked.isEmpty else { return }
-      pending = .named(asked, grantLimit: want)
-      actions.append(
-        .claim(asked.map { names[$0.id] }, dueOnly: configuration.onlyDue, grantLimit: want))
+      pending = .named(asked, names: askedNames, grantLimit: want)
+      actions.append(.claim(askedNames, dueOnly: configuration.onlyDue, grantLimit: want))
       return
     }
     if exhausted {

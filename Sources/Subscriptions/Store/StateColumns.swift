@@ -55,7 +55,7 @@ enum StateColumns {
   static func state(from row: some StateRow, at first: Int32) -> SubscriptionState {
     var state = SubscriptionState(source: row.text(first) ?? "")
     state.nextCheckAt = .seconds(row.optionalInteger(first + 1) ?? 0)
-    state.nextCheckReason = row.text(first + 2).flatMap(CheckReason.init(rawValue:))
+    state.nextCheckReason = row.withBytes(first + 2) { CheckReason.parsing($0) }
     state.etag = row.text(first + 3)
     state.lastModified = row.text(first + 4)
     state.bodyDigest = row.optionalInteger(first + 5).map { UInt64(bitPattern: $0) }
@@ -108,6 +108,8 @@ enum StateColumns {
 protocol StateRow {
   func optionalInteger(_ column: Int32) -> Int64?
   func text(_ column: Int32) -> String?
+  /// The column's text as bytes (empty for null), for a caller that reads it in place.
+  func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T
 }
 
 extension SQLiteRow: StateRow {}

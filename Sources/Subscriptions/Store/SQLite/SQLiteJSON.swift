@@ -26,6 +26,10 @@ struct SQLiteJSON {
     guard var text else { return bytes.append(contentsOf: "null".utf8) }
     bytes.append(UInt8(ascii: "\""))
     text.withUTF8 { utf8 in
+      // Most names need no escape: copied whole.
+      guard
+        utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+      else { return bytes.append(contentsOf: utf8) }
       for byte in utf8 {
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"):

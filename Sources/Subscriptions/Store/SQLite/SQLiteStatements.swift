@@ -18,7 +18,8 @@ struct SQLiteStatements {
   let insertLeased: SQLiteStatement
   /// A claim's lease of a batch of sources (a JSON array), each free (and due, when asked).
   let leaseMany: SQLiteStatement
-  /// A claim's look at a batch of sources (a JSON array): their schedules and leases.
+  /// A claim's look at a batch of sources (a JSON array): their schedules and leases, by their
+  /// place in the array.
   let probeMany: SQLiteStatement
   let leaseByID: SQLiteStatement
   let renew: SQLiteStatement
@@ -78,8 +79,8 @@ struct SQLiteStatements {
       """)
     probeMany = try connection.prepare(
       """
-      SELECT source, next_check_at, next_check_reason, lease_until, lease_owner FROM sources
-      WHERE source IN (SELECT value FROM json_each(?1))
+      SELECT j.key, next_check_at, next_check_reason, lease_until, lease_owner
+      FROM json_each(?1) AS j JOIN sources ON sources.source = j.value ORDER BY j.key
       """)
     leaseByID = try connection.prepare(
       "UPDATE sources SET lease_until = ?, lease_owner = ? WHERE id = ?")

@@ -39,43 +39,44 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
         let size = min(lookFirst ? 256 : grantLimit - granted, sources.count - next)
         let batch = Array(sources[next..<next + size])
         var leased = lookFirst ? [:] : try Self.lease(batch, terms, session)
-        let unknownToLease = batch.filter { leased[$0] == nil }
-        let found = unknownToLease.isEmpty ? [:] : try Self.probe(unknownToLease, session)
-        // Free and due, found by looking first: leased in order, up to the limit.
-        var free: [String] = []
+        // Each name's row, by its place in the batch (nil: unknown, or leased just now).
+        var found = [ProbedRow?](repeating: nil, count: batch.count)
+        let unleased = batch.indices.filter { leased[batch[$0]] == nil }
+        if !unleased.isEmpty {
+          let rows = try Self.probe(unleased.map { batch[$0] }, terms, session)
+          for (place, row) in zip(unleased, rows) { found[place] = row }
+        }
+        // Free and due, found by looking first (or unknown): leased in order, up to the limit.
+        var free = [Bool](repeating: false, count: batch.count)
         var room = grantLimit - granted - leased.count
-        for name in batch where leased[name] == nil {
+        var fresh: [String] = []
+        var known: [String] = []
+        for place in unleased {
           guard room > 0 else { break }
-          if let row = found[name], !row.isFree(terms) || (dueOnly && row.next > terms.due) {
-            continue
+          if let row = found[place] {
+            guard row.isFree, !(dueOnly && row.next > terms.due) else { continue }
+            known.append(batch[place])
+          } else {
+            fresh.append(batch[place])
           }
-          free.append(name)
+          free[place] = true
           room -= 1
         }
-        let fresh = free.filter { found[$0] == nil }
         if !fresh.isEmpty { try Self.insertLeased(fresh, terms, session) }
-        let known = free.filter { found[$0] != nil }
         if !known.isEmpty { leased.merge(try Self.lease(known, terms, session)) { $1 } }
         var notDue = 0
-        for name in batch {
+        for (place, name) in batch.enumerated() {
           if let state = leased[name] {
             answers.append(.granted(state))
             granted += 1
-          } else if let row = found[name] {
-            if !row.isFree(terms) {
-              answers.append(.leased(until: now + .milliseconds(row.leaseUntil! - clock)))
-            } else if dueOnly && row.next > terms.due {
-              answers.append(.notDue(at: .seconds(row.next), reason: row.reason))
-              notDue += 1
-            } else if granted < grantLimit, free.contains(name) {
-              answers.append(.granted(leased[name] ?? SubscriptionState(source: name)))
-              granted += 1
-            } else {
-              break
-            }
-          } else if free.contains(name) {
+          } else if free[place] {
             answers.append(.granted(SubscriptionState(source: name)))
             granted += 1
+          } else if let row = found[place], !row.isFree {
+            answers.append(.leased(until: now + .milliseconds(row.leaseUntil - clock)))
+          } else if let row = found[place], dueOnly && row.next > terms.due {
+            answers.append(.notDue(at: .seconds(row.next), reason: row.reason))
+            notDue += 1
           } else {
             break
           }
@@ -101,14 +102,10 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
   private struct ProbedRow {
     var next: Int64
     var reason: CheckReason?
-    var leaseUntil: Int64?
-    var owner: String?
+    /// When another process's live lease ends; 0 when none holds it (free).
+    var leaseUntil: Int64
 
-    /// No live lease of another process holds it.
-    func isFree(_ terms: LeaseTerms) -> Bool {
-      guard let leaseUntil, leaseUntil > terms.clock else { return true }
-      return owner == terms.owner
-    }
+    var isFree: Bool { leaseUntil == 0 }
   }
 
   /// Leases those of `names` that are free (and due, when asked), in one statement; their
@@ -131,17 +128,25 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     return states
   }
 
-  /// The schedule and lease of those of `names` that are known, in one statement.
-  private static func probe(_ names: [String], _ session: Session) throws(StoreError)
-    -> [String: ProbedRow]
+  /// The schedule and lease of each of `names`, in order (nil: unknown), in one statement; a
+  /// lease counts only when it is another process's and live.
+  private static func probe(_ names: [String], _ terms: LeaseTerms, _ session: Session)
+    throws(StoreError) -> [ProbedRow?]
   {
     let statement = session.statements.probeMany
     statement.bind(1, SQLiteJSON.array(of: names))
-    var rows: [String: ProbedRow] = [:]
+    var rows = [ProbedRow?](repeating: nil, count: names.count)
     try statement.rows { row in
-      rows[row.text(0) ?? ""] = ProbedRow(
-        next: row.integer(1), reason: row.text(2).flatMap(CheckReason.init),
-        leaseUntil: row.optionalInteger(3), owner: row.text(4))
+      let place = Int(row.integer(0))
+      guard place >= 0 && place < rows.count else { return }
+      var leaseUntil: Int64 = 0
+      if let until = row.optionalInteger(3), until > terms.clock {
+        let mine = row.withBytes(4) { owner in terms.owner.utf8.elementsEqual(owner) }
+        if !mine { leaseUntil = until }
+      }
+      rows[place] = ProbedRow(
+        next: row.integer(1), reason: row.withBytes(2) { CheckReason.parsing($0) },
+        leaseUntil: leaseUntil)
     }
     return rows
   }
