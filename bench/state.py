@@ -89,6 +89,25 @@ def sizes(feedpull, work):
     return per_source, per_item, results
 
 
+def wal_bytes_written(argv, state):
+    """Bytes the run writes to the state's write-ahead log (strace: every pwrite64 to the
+    descriptor it opened `-wal` on) and the size of the state it leaves (checkpointed)."""
+    trace = state + ".strace"
+    subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat,pwrite64", "-o", trace] + argv,
+                   stdout=subprocess.DEVNULL, check=True)
+    wal_fds, written = set(), 0
+    with open(trace) as lines:
+        for line in lines:
+            if "openat(" in line and state + '-wal"' in line and "= " in line:
+                wal_fds.add(line.rsplit("= ", 1)[1].split()[0])
+            elif "pwrite64(" in line and "= " in line:
+                fd = line.split("pwrite64(", 1)[1].split(",", 1)[0]
+                if fd in wal_fds:
+                    written += int(line.rsplit("= ", 1)[1].split()[0])
+    os.remove(trace)
+    return written, checkpointed_size(state)
+
+
 def big_state(feedpull, work, total, due):
     """A state of `total` sources, `due` of them due (local feeds), the rest next week."""
     folder = os.path.join(work, "big")
@@ -216,6 +235,15 @@ def main():
         print(f"| per source | {per_source:.0f} | ≤ 1024 |")
         print(f"| per remembered item | {per_item:.0f} | ≤ 200 |")
         print(f"\n(2,000 sources: {raw[1]:,} bytes with 1 item each, {raw[51]:,} with 51)\n")
+        if shutil.which("strace"):
+            folder = os.path.join(work, "size51")
+            state = os.path.join(work, "wal.db")
+            written, size = wal_bytes_written(
+                [feedpull, "-f", "jsonl", "--state", state, "-i", os.path.join(folder, "list.txt")],
+                state)
+            print(f"First pull of 2,000 sources with 51 items each: {written:,} bytes written to "
+                  f"the WAL for a state of {size:,} bytes ({written / size:.1f}×; "
+                  f"{written / 2000:,.0f} bytes a source).\n")
 
         if args.flat:
             flat_memory(feedpull, work, [int(n) for n in args.flat.split(",")], args.runs)
