@@ -100,6 +100,13 @@ enum OptionTable {
       meaning: "an HTML page is not followed to its first feed: the source ends `not_a_feed` and"
         + " its `end` lists the feeds the page links"
     ) { $0.pull.discoversFeeds = false },
+    .choice(
+      "--html", nil, ["safe", "raw", "text"], default: "safe", for: pulling,
+      help: "HTML in text fields: sanitized, as given, or plain text",
+      meaning: "what becomes of HTML in titles, descriptions, summaries and content: sanitized"
+        + " with relative URIs resolved (`safe`), as the feed gives it (`raw`), or plain text"
+        + " with the type `text/plain` (`text`)"
+    ) { $0.pull.html = HTMLMode(rawValue: $1) ?? .safe },
     .text(
       "--state", placeholder: "PATH", example: "~/.local/share/feedpull/state.db",
       for: everywhere, help: "state between runs: a SQLite file or postgresql://",

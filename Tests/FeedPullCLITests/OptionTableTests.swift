@@ -71,8 +71,9 @@ import Testing
       #expect(Set(parsed).count == 1, "\(long) \(value): the spellings differ")
       let defaults = Self.comparable(try CommandLineParser.parse(Array(words) + rest))
       let isTheDefault =
-        row.syntax == .duration
-        && row.defaultText.flatMap(ValueSyntax.duration) == ValueSyntax.duration(value)
+        row.defaultText == value
+        || (row.syntax == .duration
+          && row.defaultText.flatMap(ValueSyntax.duration) == ValueSyntax.duration(value))
       #expect(isTheDefault || parsed.first != defaults, "\(long) \(value) changed nothing")
     }
   }
