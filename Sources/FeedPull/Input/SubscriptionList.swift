@@ -149,8 +149,22 @@ private struct PlainListLines {
   mutating func take(
     _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
   ) {
+    guard let base = bytes.baseAddress else { return }
+    // A line ends at a CR or an LF, each found by memchr (a SIMD scan). Each search starts
+    // where the last one's find was passed, so that a block is scanned once for each byte
+    // however its lines end (CR alone, LF alone, CRLF, or none).
+    func next(_ byte: Int32, from start: Int) -> Int {
+      guard let found = memchr(base + start, byte, bytes.count - start) else { return bytes.count }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
     var start = 0
-    for index in bytes.indices where bytes[index] == 0x0A || bytes[index] == 0x0D {
+    var feed = -1
+    var carriage = -1
+    while start < bytes.count {
+      if feed < start { feed = next(0x0A, from: start) }
+      if carriage < start { carriage = next(0x0D, from: start) }
+      let index = min(feed, carriage)
+      guard index < bytes.count else { break }
       if carried.isEmpty {
         Self.line(UnsafeBufferPointer(rebasing: bytes[start..<index]), body)
       } else {

@@ -39,6 +39,11 @@ extension CheckReason {
       default: nil
       }
     guard let candidate else { return nil }
-    return candidate.rawValue.utf8.elementsEqual(text) ? candidate : nil
+    var raw = candidate.rawValue
+    let same = raw.withUTF8 { raw in
+      for index in 1..<raw.count where raw[index] != text[index] { return false }
+      return true
+    }
+    return same ? candidate : nil
   }
 }

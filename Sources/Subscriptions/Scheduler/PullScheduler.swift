@@ -204,6 +204,7 @@ struct PullScheduler: Sendable {
       } else {
         claimSize = window
       }
+      actions.reserveCapacity(actions.count + asked.count)
       for (index, entry) in asked.enumerated() {
         guard index < answers.count else {
           // Not looked at (the grant limit was reached first): back in line as it was.
@@ -482,6 +483,8 @@ struct PullScheduler: Sendable {
       var asked: [(id: Int, due: Duration)] = []
       var askedNames: [String] = []
       let size = max(want, min(claimSize, configuration.claimBatch))
+      asked.reserveCapacity(size)
+      askedNames.reserveCapacity(size)
       while asked.count < size, let (id, due) = schedule.popDue(now: now) {
         let name = names[id]
         // In flight (removed and listed again meanwhile): its end puts it back.
