@@ -126,7 +126,9 @@ enum CommandLineParser {
     if options.subscription.schedule.minInterval > options.subscription.schedule.maxInterval {
       throw UsageError(message: "--min-interval is longer than --max-interval")
     }
-    let stateIsTheList = options.subscription.onlyDue && options.statePath != nil
+    // `--due` and `watch` with no SOURCE and no `-i`: every source of the state, when due.
+    let stateIsTheList =
+      (options.subscription.onlyDue || options.command == .watch) && options.statePath != nil
     if !options.command.isState && !stateIsTheList && options.sources.isEmpty
       && options.inputFile == nil
     {

@@ -50,15 +50,16 @@ public enum FeedpullCommand {
     }
   }
 
-  /// `feedpull state …`: the store named by `--state`, then the action. A location with no
-  /// state is an error (exit 2) and nothing is created there (but by `import`); `list` and
-  /// `export` only read, so they work on a file this user may not write.
+  /// `feedpull state …`: the store named by `--state`, then the action.
   private static func runState(_ options: CommandLineOptions) -> Int32 {
     guard let path = options.statePath else { return 2 }
+    // Only `import` may create a state; `list` and `export` only read, so they work on a file
+    // this user may not write.
     let store: any SubscriptionStore
     do {
-      let reads = options.command == .stateList || options.command == .stateExport
-      store = try openStore(path, create: options.command == .stateImport, readOnly: reads)
+      store = try openStore(
+        path, create: options.command == .stateImport,
+        readOnly: options.command == .stateList || options.command == .stateExport)
     } catch {
       printError("feedpull: \(error.message)\n")
       return error.kind == .noState ? 2 : 1
@@ -67,10 +68,8 @@ public enum FeedpullCommand {
     case .stateForget: return StateCommand.run(["forget"] + options.sources, store: store)
     case .stateExport: return StateTransferCommand.export(store, opml: options.opml)
     case .stateImport:
-      let status = StateTransferCommand.importing(
+      return StateTransferCommand.importing(
         options.importFile ?? "-", into: store, quiet: options.verbosity == .quiet)
-      try? store.checkpoint()
-      return status
     default: return StateCommand.run(["list"], store: store)
     }
   }

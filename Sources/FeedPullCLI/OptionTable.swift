@@ -31,11 +31,11 @@ enum OptionTable {
       "--output", "-o", placeholder: "FILE",
       example: "/var/lib/feedpull/items.jsonl", for: pulling,
       help: "append the records to FILE (SIGHUP reopens it)",
-      meaning: "append the records to FILE, created when missing, instead of standard output;"
-        + " SIGHUP reopens it, so that a log rotation can move it away"
+      meaning: "append the records to FILE, created when missing, instead of standard output"
+        + " (`-`); SIGHUP reopens it, so that a log rotation can move it away"
     ) { options, path throws(UsageError) in
       guard !path.isEmpty else { throw UsageError(message: "--output needs a FILE, not \"\"") }
-      options.outputFile = path
+      options.outputFile = path == "-" ? nil : path
     },
     .text(
       "--records", placeholder: "LIST", default: "all", example: "item",
@@ -135,13 +135,13 @@ enum OptionTable {
       "--min-interval", default: .seconds(15 * 60), example: "30m", minimum: .milliseconds(1),
       for: pulling, help: "shortest time between two checks of a source",
       meaning: "with `--state`: the shortest time between two checks of a source"
-    ) { $0.subscription.schedule.minInterval = .seconds(wholeSeconds($1)) },
+    ) { $0.subscription.schedule.minInterval = $1 },
     .duration(
       "--max-interval", default: .seconds(86_400), example: "12h", minimum: .milliseconds(1),
       for: pulling, help: "longest time between two checks (and backoff)",
       meaning: "with `--state`: the longest time between two checks, also the cap of the error"
         + " backoff"
-    ) { $0.subscription.schedule.maxInterval = .seconds(wholeSeconds($1)) },
+    ) { $0.subscription.schedule.maxInterval = $1 },
     .flag(
       "--watch", for: [.pull, .watch], help: "the same as the subcommand watch",
       meaning: "another spelling of `feedpull watch`"
@@ -183,10 +183,4 @@ enum OptionTable {
 
   /// Every name an option may be written with, for the nearest-name suggestion.
   static var names: [String] { rows.flatMap { [$0.long] + ($0.short.map { [$0] } ?? []) } }
-
-  /// The schedule counts whole seconds; a fraction rounds up, so `500ms` is 1 s, never 0.
-  private static func wholeSeconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return attoseconds > 0 ? seconds + 1 : seconds
-  }
 }

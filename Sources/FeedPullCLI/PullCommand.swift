@@ -18,11 +18,11 @@ enum PullCommand {
     } catch {
       return error.status
     }
-    let (sources, store, puller) = (prepared.sources, prepared.store, prepared.puller)
-    if let store {
+    let (sources, puller) = (prepared.sources, prepared.puller)
+    if let store = prepared.store {
       return StatePullCommand(
-        options: options, sources: prepared.listed, store: store, puller: puller
-      ).run()
+        options: options, sources: prepared.listed, store: store, puller: puller)
+        .run()
     }
 
     // The run stops at the first failed write to stdout (a full disk, a closed pipe) or the first
@@ -49,7 +49,6 @@ enum PullCommand {
     }
     batchHolder.add(cancel: { batch.cancel() })
     done.wait()
-    let failures = failed.withLock { $0 }
     reporter.flush()
     reporter.finish()
     if let message = writeFailure.withLock({ $0 }) {
@@ -57,6 +56,6 @@ enum PullCommand {
       return 1
     }
     if let status = signals.exitStatus { return status }
-    return failures == 0 ? 0 : 1
+    return failed.withLock { $0 } == 0 ? 0 : 1
   }
 }

@@ -6,7 +6,8 @@ import Subscriptions
   import Glibc
 #endif
 
-/// `feedpull state list|forget SOURCE --state PATH`: what the state holds, for a person.
+/// `feedpull state list|forget SOURCE --state PATH`: what the state holds, for a person (the
+/// caller opens the store: a location with no state is an error, and nothing is created there).
 enum StateCommand {
   static func run(_ words: [String], store: any SubscriptionStore) -> Int32 {
     do {

@@ -8,8 +8,8 @@ import Subscriptions
 #endif
 
 /// `feedpull --state PATH [--due] SOURCE…|-i FILE` (and `--due` alone: every due source of the
-/// state): one pass of the library's `SubscriptionRun`. SIGINT or SIGTERM stop it (every source
-/// not ended ends `cancelled`; exit 130 or 143); a failed write stops it with 1.
+/// state): one pass of `SubscriptionRun`. SIGINT or SIGTERM stop it (every source not ended
+/// ends `cancelled`; exit 130 or 143); a failed write to standard output stops it with 1.
 struct StatePullCommand {
   let options: CommandLineOptions
   let sources: SourceList
@@ -94,8 +94,7 @@ struct NoticePrinter: Sendable {
       printError("feedpull: idle \(when): \(Self.describe(cause))\n")
     case .reloaded(let added, let removed, let count):
       printError(
-        "feedpull: list read again: \(added) added, \(removed) removed, "
-          + "\(StatsRecord.counted(count, "source"))\n")
+        "feedpull: list read again: \(added) added, \(removed) removed, \(count) sources\n")
     case .storeFailed(let error):
       printError("feedpull: \(error.message); trying again\n")
     case .storeBack:

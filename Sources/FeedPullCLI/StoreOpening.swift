@@ -1,10 +1,9 @@
 import Foundation
 import Subscriptions
 
-/// The store `--state` names (`StoreLocation`: a PostgreSQL database for a `postgresql://` or
-/// `postgres://` URI, else a SQLite file), its lease in seconds from `FEEDPULL_LEASE` (60 by
-/// default). `create` false: a location with no state is a `noState` error and nothing is made
-/// there; `readOnly`: the state is only read (`state list`, `export`).
+/// The store `--state` names (`StoreLocation`: a PostgreSQL URI or a SQLite file), its lease from
+/// `FEEDPULL_LEASE` in seconds (the store's default otherwise). `create: false` fails with
+/// `noState` where there is no state, creating nothing; `readOnly` opens it only to read.
 func openStore(_ location: String, create: Bool = true, readOnly: Bool = false) throws(StoreError)
   -> any SubscriptionStore
 {

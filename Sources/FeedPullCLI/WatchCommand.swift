@@ -8,10 +8,9 @@ import Subscriptions
   import Glibc
 #endif
 
-/// `feedpull watch --state PATH (SOURCE… | -i FILE)`: the library's `SubscriptionRun` as a
-/// watch, on any store, until SIGINT or SIGTERM (exit 0 once the pulls in flight have ended
-/// `cancelled` and been recorded). SIGHUP re-reads `-i` (and `RecordOutput` reopens `-o`).
-/// docs/watch.md has the design.
+/// `feedpull --watch --state PATH (SOURCE… | -i FILE)`: a `SubscriptionRun` that watches, on
+/// any store, until SIGINT or SIGTERM (exit 0 once the pulls in flight have ended `cancelled`
+/// and been recorded). SIGHUP re-reads `-i`. docs/watch.md has the design.
 struct WatchCommand {
   let command: StatePullCommand
 
@@ -29,24 +28,19 @@ struct WatchCommand {
       runHolder.withLock { $0 }?.outputFailed()
     }
     guard
-      let output = RecordOutput.open(
-        options, for: command.puller, onWriteFailure: onWriteFailure)
+      let output = RecordOutput.open(options, for: command.puller, onWriteFailure: onWriteFailure)
     else { return 2 }
     let reporter = StatusReporter(wrapping: output.sink, total: 0, verbosity: options.verbosity)
-    let configuration = command.configuration
     let run = SubscriptionRun(
-      store: command.store, puller: command.puller, configuration: configuration,
+      store: command.store, puller: command.puller, configuration: command.configuration,
       into: reporter, notices: NoticePrinter(verbosity: options.verbosity).print)
     runHolder.withLock { $0 = run }
     let signals = WatchSignals(
-      onStop: { run.stop() },
-      onReload: { [options] in Self.reload(options: options, run: run) })
+      onStop: { run.stop() }, onReload: { [options] in Self.reload(options: options, run: run) })
     run.start()
-    let clock = configuration.clock
+    let clock = command.configuration.clock
     let statistics = options.statsInterval.map { interval in
-      StatisticsTimer(every: interval) {
-        output.write(run.statistics, at: clock.now.wholeSeconds)
-      }
+      StatisticsTimer(every: interval) { output.write(run.statistics, at: clock.now.wholeSeconds) }
     }
     let summary = run.wait()
     statistics?.cancel()
@@ -72,7 +66,7 @@ struct WatchCommand {
     do {
       run.reload(try SourceInputs.gatherList(options))
     } catch {
-      printError("feedpull: \(error.message); the list stays as it was\n")
+      printError("feedpull: \(error); the list stays as it was\n")
     }
   }
 }

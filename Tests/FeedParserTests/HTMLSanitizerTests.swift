@@ -79,6 +79,8 @@ import Testing
     ),
     ("<input checked>", #"<input checked="checked" />"#),
     ("a<br></br>b<p/>c", "a<br>b<p></p>c"),
+    // A tag that a stray `<` ends gets its `>` (a fuzzer find: it stayed `<br/`).
+    ("a<br/</updated>b", "a<br />b"),
     // A tag that never ends is text.
     (#"text <a href="x"#, #"text &lt;a href="x"#),
     // Inline SVG and MathML: their own vocabularies, their namespaces declared.

@@ -29,8 +29,7 @@ import Testing
         key: -1, idKey: nil, linkKey: Int64.min, contentKey: Int64.max, fingerprint: 42,
         lastSeenAt: .seconds(1_700_000_000), lastPull: 7),
       RememberedItem(
-        key: 5, idKey: 6, linkKey: nil, contentKey: 7, fingerprint: -8,
-        lastSeenAt: .seconds(1_600_000_000),
+        key: 5, idKey: 6, linkKey: nil, contentKey: 7, fingerprint: -8, lastSeenAt: .seconds(1_600_000_000),
         lastPull: 3, gone: true),
     ]
     return (state, items)

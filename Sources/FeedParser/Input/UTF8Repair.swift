@@ -119,9 +119,14 @@ struct UTF8Repair {
       case 0..<0x80:
         output.append(byte)
       case 0x80..<0xA0:
+        // Some are below U+0800 (Œ, Š, ˆ): two bytes, not an overlong three.
         let value = windows1252High[Int(byte - 0x80)]
-        output.append(UInt8(0xE0 | value >> 12))
-        output.append(UInt8(0x80 | value >> 6 & 0x3F))
+        if value < 0x800 {
+          output.append(UInt8(0xC0 | value >> 6))
+        } else {
+          output.append(UInt8(0xE0 | value >> 12))
+          output.append(UInt8(0x80 | value >> 6 & 0x3F))
+        }
         output.append(UInt8(0x80 | value & 0x3F))
       default:
         output.append(0xC0 | byte >> 6)

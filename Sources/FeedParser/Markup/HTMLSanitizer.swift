@@ -248,6 +248,8 @@ struct HTMLSanitizer {
     let closesItself =
       hasSelfClosingSlash && (run.flavour == .xhtml || tokenizer.attributes.isEmpty)
     if hasSelfClosingSlash { tagChanged = true }
+    // A tag ended by a stray `<` (`<br/</p>`) has no `>` of its own: it is written anew.
+    if input[tag.upperBound - 1] != UInt8(ascii: ">") { tagChanged = true }
     guard tagChanged else { return }
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(UInt8(ascii: "<"))

@@ -77,7 +77,7 @@ public enum StateTransfer {
         throw TransferError("\(name), line \(number + 1): \(TransferError.reason(error))")
       }
     }
-    let now = SubscriptionClock.system.now.inWholeSeconds
+    let now = SubscriptionClock.system.now
     for (state, items) in restored {
       _ = try store.forget(state.source)
       try store.record(

@@ -46,12 +46,12 @@ enum TransferValues {
     return Int64(bitPattern: value)
   }
 
-  /// `2025-11-01T18:30:00Z`, for a moment since 1970.
+  /// A moment since 1970 as `2025-11-01T18:30:00Z` (whole seconds).
   static func rfc3339(_ moment: Duration) -> String {
     formatter().string(from: Date(timeIntervalSince1970: TimeInterval(moment.wholeSeconds)))
   }
 
-  /// The moment (whole seconds since 1970) of an RFC 3339 time (any offset; fractions dropped).
+  /// The moment since 1970 of an RFC 3339 time (any offset; fractions dropped).
   static func moment(_ text: String, _ field: String) throws(TransferError) -> Duration {
     let withFractions = formatter()
     withFractions.formatOptions.insert(.withFractionalSeconds)
