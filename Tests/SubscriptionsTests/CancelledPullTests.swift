@@ -23,15 +23,21 @@ import Testing
     options.timeout = .seconds(3_600)
     let puller = try FeedPuller(configuration: options)
     let now: Duration = .seconds(1_796_126_400)
-    var configuration = SubscriptionRun.Configuration(sources: .named(sources))
+    var configuration = SubscriptionRun.Configuration(sources: .named(SourceList(sources)))
     configuration.clock = .fixed(at: now)
     let collector = PullRecordCollector()
     let run = SubscriptionRun(
       store: store, puller: puller, configuration: configuration, into: collector)
-    run.start()
-    #expect(await server.requestsReceived.waitAsync(for: 1, timeout: 30))
-    run.stop()
-    let summary = await run.finished()
+    // The stop must come while the first transfer stalls: waited for on a thread of its own, so
+    // that long synchronous tests holding the cooperative pool cannot delay it past the
+    // transfers' timeout.
+    let (requested, summary) = try await onItsOwnThread {
+      run.start()
+      let requested = server.requestsReceived.wait(for: 1, timeout: 30)
+      run.stop()
+      return (requested, run.wait())
+    }
+    #expect(requested)
     await puller.shutdown()
     let ends = collector.records.compactMap { record -> EndRecord? in
       if case .end(let end) = record { end } else { nil }

@@ -41,6 +41,7 @@ http {{
   tcp_nopush on;
   keepalive_requests 100000;
   types {{ application/rss+xml xml; }}
+  {http_extra}
   server {{
     listen {address}:{port};
     location /plain/ {{ alias {corpus}/; gzip off; gzip_static off; }}
@@ -53,7 +54,7 @@ http {{
 class Nginx:
     """A private nginx on 127.0.0.1, stopped by PID."""
 
-    def __init__(self, prefix, corpus):
+    def __init__(self, prefix, corpus, http_extra=""):
         self.prefix = prefix
         self.port = free_loopback_port()
         os.makedirs(os.path.join(prefix, "tmp"), exist_ok=True)
@@ -61,6 +62,7 @@ class Nginx:
         with open(conf, "w") as f:
             f.write(NGINX_CONF.format(
                 prefix=prefix, corpus=corpus, address=LOOPBACK, port=self.port,
+                http_extra=http_extra,
                 # As root, nginx's worker would become `nobody`, who may not read the corpus.
                 user="user root;" if os.geteuid() == 0 else ""))
         self.process = subprocess.Popen(
@@ -82,13 +84,14 @@ class Nginx:
                 self.process.wait()
 
 
-def start_nginx(ctx, section, directory_name, corpus):
+def start_nginx(ctx, section, directory_name, corpus, http_extra=""):
     """A private nginx serving `corpus` for a section, stopped when the section ends (or at
-    exit); None, with the section's table saying so, when nginx is not installed."""
+    exit); None, with the section's table saying so, when nginx is not installed. `http_extra`:
+    more directives for its `http` block."""
     if not which("nginx"):
         print_table(section, ["tool"], [], ["nginx: not installed, section skipped."])
         return None
-    nginx = Nginx(os.path.join(ctx.out, directory_name), corpus)
+    nginx = Nginx(os.path.join(ctx.out, directory_name), corpus, http_extra)
     ctx.register_cleanup(nginx.stop)
     return nginx
 
