@@ -17,13 +17,14 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
     return try transaction { connection throws(StoreError) in
       let names = Self.textArray(sources)
       // Only names not there: a conflict with a row another transaction is updating would
-      // wait for it.
+      // wait for it. In name order, so that two workers registering the same new names (lists
+      // in different orders) wait for each other in one order and never deadlock.
       try connection.run(
         """
         INSERT INTO sources(source, next_check_at)
         SELECT name, 0 FROM unnest($1::text[]) AS name
         WHERE NOT EXISTS (SELECT 1 FROM sources WHERE source = name)
-        ON CONFLICT(source) DO NOTHING
+        ORDER BY name ON CONFLICT(source) DO NOTHING
         """, [.text(names)])
       var rows:
         [String: (id: Int64, next: Int64, reason: String?, remaining: Double?, owner: String?)] =
