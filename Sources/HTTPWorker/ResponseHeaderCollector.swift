@@ -16,9 +16,17 @@ struct ResponseHeaderCollector {
   /// Statuses of the finished, non-1xx blocks before the current one.
   private(set) var hopStatuses: [Int] = []
 
+  /// The status of the current (latest) block.
+  var status: Int? { currentStatus }
+  /// The current block's `Location`, as the server wrote it.
+  var location: String? { fields["location"] }
+  /// True right after the blank line that ends a block (the next line starts another block).
+  private(set) var blockEnded = false
+
   /// Takes one raw header line as curl delivers it (with its CRLF).
   mutating func take(line raw: String) {
     let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    blockEnded = line.isEmpty
     if line.hasPrefix("HTTP/") {
       if let status = currentStatus, !(100..<200).contains(status) {
         hopStatuses.append(status)
@@ -32,7 +40,7 @@ struct ResponseHeaderCollector {
     let name = line[..<colon].trimmingCharacters(in: .whitespaces)
     let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     fields[name.lowercased()] = value
-    lines.append(HTTPHeader(name: name, value: value))
+    lines.append(HTTPHeader(received: name, value: value))
   }
 
   /// True when there was at least one redirect and every hop was permanent (RFC 9110 §15.4:
