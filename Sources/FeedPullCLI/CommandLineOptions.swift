@@ -1,4 +1,5 @@
 import FeedPull
+import Foundation
 import Subscriptions
 
 /// `feedpull`'s command line, as docs/format.md defines it.
@@ -36,6 +37,7 @@ struct CommandLineOptions {
   init(arguments: [String]) throws(UsageError) {
     var remaining = arguments[...]
     var onlySources = false
+    var explicitTrust = false
     if remaining.first == "state" {
       remaining.removeFirst()
       stateCommand = []
@@ -103,13 +105,19 @@ struct CommandLineOptions {
       case "-v", "--verbose": verbosity = .verbose
       case "--version": showVersion = true
       case "-h", "--help": showHelp = true
-      default: throw UsageError(message: "unknown option \(name)")
+      default:
+        guard
+          try NetworkPolicyOptions.apply(
+            name, value: value, to: &pull, explicitTrust: &explicitTrust)
+        else { throw UsageError(message: "unknown option \(name)") }
       }
       if attached != nil && !CommandLineOptions.takesValue(name) {
         throw UsageError(message: "option \(name) takes no value")
       }
     }
     try checkStateOptions()
+    try NetworkPolicyOptions.finish(
+      &pull, explicitTrust: explicitTrust, environment: ProcessInfo.processInfo.environment)
     let stateIsTheList = subscription.onlyDue && statePath != nil
     if !showHelp && !showVersion && stateCommand == nil && !stateIsTheList && sources.isEmpty
       && inputFile == nil
@@ -133,7 +141,7 @@ struct CommandLineOptions {
       "-f", "--format", "-i", "--input", "-j", "--jobs", "--timeout", "--connect-timeout",
       "--max-bytes", "--max-redirects", "-A", "--user-agent", "--per-host", "--host-delay",
       "--state", "--min-interval", "--max-interval", "--stats-interval",
-    ].contains(name)
+    ].contains(name) || NetworkPolicyOptions.valued.contains(name)
   }
 
   /// `--due`, `--all` and `--force` mean nothing without a state; the intervals must nest.
@@ -250,6 +258,7 @@ struct CommandLineOptions {
           --stats-interval S     with --watch: a "stats" record every S seconds
           --min-interval D       shortest interval between checks (default 15m; s/m/h/d)
           --max-interval D       longest interval between checks (default 24h)
+    \(NetworkPolicyOptions.help)
       -q, --quiet                nothing on stderr but usage errors
       -v, --verbose              one line on stderr per source as it ends
           --version              print the version

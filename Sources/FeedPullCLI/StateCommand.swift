@@ -19,12 +19,13 @@ enum StateCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try store.forEachState { state in
-          guard let line = try? encoder.encode(state) else { return }
+          guard let line = try? encoder.encode(passwordsMasked(state)) else { return }
           FileHandle.standardOutput.write(line + Data([10]))
         }
       default:
         try store.forEachState { state in
           let next = state.nextCheckAt == 0 ? "due" : rfc3339(state.nextCheckAt)
+          let state = passwordsMasked(state)
           var line = "\(state.source)\t\(next)\t\(state.nextCheckReason?.rawValue ?? "-")"
           line += "\terrors=\(state.errorsInRow)"
           if state.gone { line += "\tgone" }
@@ -37,6 +38,16 @@ enum StateCommand {
       printError("feedpull: \(error.message)\n")
       return 1
     }
+  }
+
+  /// The state as it is shown: the password in each of its URLs as `***` (the state itself
+  /// keeps it, to pull with).
+  static func passwordsMasked(_ state: SubscriptionState) -> SubscriptionState {
+    var shown = state
+    shown.source = URLPasswordMask.masked(state.source)
+    shown.movedTo = state.movedTo.map(URLPasswordMask.masked)
+    shown.redirectTarget = state.redirectTarget.map(URLPasswordMask.masked)
+    return shown
   }
 
   static func rfc3339(_ seconds: Int64) -> String {

@@ -44,15 +44,17 @@ final class StatusReporter: PullRecordSink {
         counts.bytes += end.bytes
         if !end.ok { counts.failures += 1 }
         var message = ""
+        let source = URLPasswordMask.masked(end.source)
         if let error = end.error, verbosity != .quiet {
-          message = "feedpull: \(end.source): \(error.kind.rawValue): \(error.message)\n"
+          message = "feedpull: \(source): \(error.kind.rawValue): \(error.message)\n"
           // A page's feeds, so that a user in a terminal (`--no-discover`) sees them too.
           for feed in end.feeds {
             message +=
-              "feedpull:   links \(feed.url)" + (feed.title.map { " (\($0))" } ?? "") + "\n"
+              "feedpull:   links \(URLPasswordMask.masked(feed.url))"
+              + (feed.title.map { " (\($0))" } ?? "") + "\n"
           }
         } else if verbosity == .verbose {
-          message = "feedpull: \(end.source): ok, \(end.items) items, \(end.bytes) bytes\n"
+          message = "feedpull: \(source): ok, \(end.items) items, \(end.bytes) bytes\n"
         }
         draw(message, &counts)
       }

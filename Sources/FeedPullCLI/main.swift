@@ -25,6 +25,9 @@ func runFeedpull() -> Int32 {
     print("feedpull \(FeedPullVersion.current)")
     return 0
   }
+  if !options.pull.trust.verifiesPeer && options.verbosity != .quiet {
+    printError(NetworkPolicyOptions.insecureWarning)
+  }
 
   var store: (any SubscriptionStore)?
   if let path = options.statePath {

@@ -1,7 +1,10 @@
 import FeedParser
+import HTTPWorker
 
 /// Records as JSON Lines: one object a line, fields named and ordered as docs/format.md lists
-/// them.
+/// them. The URLs of the pull itself (`source`, `url`, `discovered_from`, `moved_to`) are
+/// written with their password masked (`user:***@`): records in memory keep them as given, so
+/// that a caller can match them to its sources and the state can pull them again.
 enum JSONLinesEncoding {
   /// Appends `record` and its newline to `buffer`.
   static func append(_ record: PullRecord, to buffer: inout JSONLineBuffer) {
@@ -23,8 +26,8 @@ enum JSONLinesEncoding {
   private static func write(_ record: FeedRecord, to object: inout JSONLineBuffer) {
     let channel = record.channel
     object.field("type", "feed")
-    object.field("source", record.source)
-    object.field("url", record.url)
+    object.field("source", URLPasswordMask.masked(record.source))
+    object.field("url", record.url.map(URLPasswordMask.masked))
     object.field("version", channel.version.rawValue)
     object.field("id", channel.id)
     object.field("title", channel.title)
@@ -48,7 +51,7 @@ enum JSONLinesEncoding {
   private static func write(_ record: ItemRecord, to object: inout JSONLineBuffer) {
     let item = record.item
     object.field("type", "item")
-    object.field("source", record.source)
+    object.field("source", URLPasswordMask.masked(record.source))
     object.field("index", item.index)
     object.field("status", record.status?.rawValue)
     object.field("id", item.id)
@@ -84,8 +87,8 @@ enum JSONLinesEncoding {
 
   private static func write(_ record: EndRecord, to object: inout JSONLineBuffer) {
     object.field("type", "end")
-    object.field("source", record.source)
-    object.field("url", record.url)
+    object.field("source", URLPasswordMask.masked(record.source))
+    object.field("url", record.url.map(URLPasswordMask.masked))
     object.field("ok", record.ok)
     object.field("status", record.status)
     object.field("items", record.items)
@@ -99,9 +102,9 @@ enum JSONLinesEncoding {
     object.field("content_type", record.contentType)
     object.field("encoding", record.encoding)
     object.field("elapsed_ms", record.elapsedMilliseconds)
-    object.field("discovered_from", record.discoveredFrom)
+    object.field("discovered_from", record.discoveredFrom.map(URLPasswordMask.masked))
     object.objects("feeds", record.feeds) { object, feed in
-      object.field("url", feed.url)
+      object.field("url", URLPasswordMask.masked(feed.url))
       object.field("type", feed.type)
       object.field("title", feed.title)
     }
@@ -110,7 +113,7 @@ enum JSONLinesEncoding {
     if let next = record.nextCheckAt { object.field("next_check_at", instant: next) }
     object.field("next_check_reason", record.nextCheckReason)
     object.field("errors_in_row", record.errorsInRow)
-    object.field("moved_to", record.movedTo)
+    object.field("moved_to", record.movedTo.map(URLPasswordMask.masked))
     if let error = record.error {
       object.object("error") { object in
         object.field("kind", error.kind.rawValue)

@@ -1,5 +1,6 @@
 import FeedParser
 import FeedPullSupport
+import HTTPWorker
 
 #if canImport(Glibc)
   import Glibc
@@ -92,10 +93,11 @@ public final class TextWriter: PullRecordSink {
     guard state.headed.insert(source).inserted else { return "" }
     let separator = state.anyHeading ? "\n" : ""
     state.anyHeading = true
+    let shown = URLPasswordMask.masked(source)
     guard let title = title.map(TextWriter.oneLine), !title.isEmpty else {
-      return separator + source + "\n"
+      return separator + shown + "\n"
     }
-    return separator + title + "  (" + source + ")\n"
+    return separator + title + "  (" + shown + ")\n"
   }
 
   private func line(for item: FeedItem) -> String {

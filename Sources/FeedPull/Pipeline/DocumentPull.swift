@@ -1,4 +1,5 @@
 import FeedParser
+import HTTPWorker
 
 #if canImport(Glibc)
   import Glibc
@@ -56,8 +57,11 @@ final class DocumentPull {
     end.url = documentURL
     let source = source
     let sink = sink
+    // Links are resolved against the URL without its user information: a private feed's
+    // relative links must not carry its password into every item.
     parser = FeedDocumentParser(
-      documentURL: documentURL, declaredCharset: charset, contentType: contentType,
+      documentURL: documentURL.map(URLPasswordMask.withoutUserInfo), declaredCharset: charset,
+      contentType: contentType,
       preparesAhead: preparesAhead
     ) {
       [unowned self] event in

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPWorker
 
 /// How a source's state is kept in a store's `state` column: its `Codable` JSON, the same text
 /// in SQLite and PostgreSQL, so that a state exported from one reads in the other.
@@ -8,7 +9,8 @@ extension SubscriptionState {
     do {
       return String(decoding: try encoder.encode(self), as: UTF8.self)
     } catch {
-      throw StoreError(message: "cannot encode the state of \(source): \(error)")
+      throw StoreError(
+        message: "cannot encode the state of \(URLPasswordMask.masked(source)): \(error)")
     }
   }
 
@@ -19,7 +21,8 @@ extension SubscriptionState {
     do {
       return try JSONDecoder().decode(SubscriptionState.self, from: Data(json.utf8))
     } catch {
-      throw StoreError(message: "the state of \(source) cannot be read: \(error)")
+      throw StoreError(
+        message: "the state of \(URLPasswordMask.masked(source)) cannot be read: \(error)")
     }
   }
 }
