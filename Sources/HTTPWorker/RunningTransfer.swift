@@ -77,8 +77,7 @@ final class RunningTransfer {
       callback: { data, size, count, context in
         guard let context, let data else { return 0 }
         let transfer = Unmanaged<RunningTransfer>.fromOpaque(context).takeUnretainedValue()
-        let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-        transfer.headers.take(line: String(decoding: bytes, as: UTF8.self))
+        transfer.headers.take(line: UnsafeRawBufferPointer(start: data, count: size * count))
         if transfer.headers.blockEnded, let refusal = transfer.refusedRedirect() {
           transfer.lifecycle.handle(.abort(refusal))
           return 0

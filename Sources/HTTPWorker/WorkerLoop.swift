@@ -103,14 +103,27 @@ final class WorkerLoop {
   }
 
   /// Some of curl's sockets are ready: tell curl, reap, and let the source report again.
+  ///
+  /// Sockets that became ready while curl worked on the others are taken in the same drain,
+  /// a few rounds at most: over HTTP/2 every stream shares one socket, which the server feeds
+  /// frame by frame, and a drain per frame (a dispatch thread's wake-up, then this thread's)
+  /// made 1,000 feeds over one connection cost 1,200 drains and 2,400 context switches.
   private func drainSockets() {
     guard let pump else { return }
-    for ready in pump.readyNow() {
-      multi.socketAction(ready.fd, ready.flags)
+    for _ in 0..<Self.drainRounds {
+      let ready = pump.readyNow()
+      if ready.isEmpty { break }
+      for socket in ready {
+        multi.socketAction(socket.fd, socket.flags)
+      }
     }
     reapFinished()
     pump.rearm()
   }
+
+  /// Rounds of `readyNow` in one drain; bounded so that a socket that is always ready cannot
+  /// keep the run loop from its timers and inbox.
+  private static let drainRounds = 8
 
   /// curl's timer ran out.
   private func curlDeadlinePassed() {

@@ -83,10 +83,11 @@ final class DocumentPull {
   /// True once the parser has stopped for good: the rest of the body is not needed.
   var parserStopped: Bool { parser?.isStopped ?? false }
 
-  /// Parses one chunk and writes out the records it completed. Returns false when the body
-  /// went past `maxBytes` (the bytes within the limit were parsed) and the source must fail.
+  /// Parses one chunk and writes out the records it completed (unless `flushing` is false: the
+  /// caller has more bytes at hand and flushes after them). Returns false when the body went
+  /// past `maxBytes` (the bytes within the limit were parsed) and the source must fail.
   @discardableResult
-  func consume(_ chunk: UnsafeRawBufferPointer) -> Bool {
+  func consume(_ chunk: UnsafeRawBufferPointer, flushing: Bool = true) -> Bool {
     var chunk = chunk
     var withinLimit = true
     if let maxBytes, end.bytes + Int64(chunk.count) > maxBytes {
@@ -96,7 +97,7 @@ final class DocumentPull {
     end.bytes += Int64(chunk.count)
     if digestsBody { digest.add(chunk) }
     parser?.parse(chunk)
-    sink.flush()
+    if flushing || !withinLimit || parserStopped { sink.flush() }
     return withinLimit
   }
 
