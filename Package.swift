@@ -10,7 +10,7 @@ let package = Package(
   name: "feedpull",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "feedpull", targets: ["FeedPullCLI"]),
+    .executable(name: "feedpull", targets: ["FeedPullMain"]),
     .library(name: "FeedPull", targets: ["FeedPull"]),
     .library(name: "Subscriptions", targets: ["Subscriptions"]),
   ],
@@ -36,8 +36,11 @@ let package = Package(
     .target(
       name: "Subscriptions",
       dependencies: ["FeedPull", "HTTPWorker", "FeedPullSupport", "CSQLite", "CPQ"]),
-    .executableTarget(
+    // The command's code is a library, so that its tests reach the option table and the text
+    // renderer without starting a process; the executable only calls it.
+    .target(
       name: "FeedPullCLI", dependencies: ["FeedPull", "FeedPullSupport", "Subscriptions"]),
+    .executableTarget(name: "FeedPullMain", dependencies: ["FeedPullCLI"]),
     .target(
       name: "TestSupport", dependencies: ["FeedPull", "FeedPullSupport"], path: "Tests/TestSupport"),
     .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "TestSupport"]),
@@ -50,6 +53,9 @@ let package = Package(
     .testTarget(
       name: "SubscriptionsTests",
       dependencies: ["Subscriptions", "FeedPull", "FeedPullSupport", "TestSupport"]),
+    .testTarget(
+      name: "FeedPullCLITests",
+      dependencies: ["FeedPullCLI", "FeedPull", "Subscriptions", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

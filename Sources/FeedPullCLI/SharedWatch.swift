@@ -48,9 +48,9 @@ struct SharedWatch {
     let quiet = options.verbosity == .quiet
     var registering = sources
     while !control.isStopping, writeFailure.withLock({ $0 }) == nil {
-      if control.takeReload(), let inputFile = options.inputFile {
+      if control.takeReload(), SourceInputs.canReread(options) {
         do {
-          registering = options.sources + (try SubscriptionList.read(path: inputFile))
+          registering = try SourceInputs.gather(options)
         } catch {
           printError("feedpull: \(error.description); the list stays as it was\n")
         }

@@ -6,7 +6,7 @@ import Subscriptions
   import Glibc
 #endif
 
-/// `feedpull state list|forget SOURCE|export --state PATH`: what the state holds, for a person.
+/// `feedpull state list|forget SOURCE --state PATH`: what the state holds, for a person.
 enum StateCommand {
   static func run(_ words: [String], store: any SubscriptionStore) -> Int32 {
     do {
@@ -15,17 +15,11 @@ enum StateCommand {
         if try store.forget(words[1]) { return 0 }
         printError("feedpull: \(words[1]) is not in the state\n")
         return 1
-      case "export":
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try store.forEachState { state in
-          guard let line = try? encoder.encode(passwordsMasked(state)) else { return }
-          FileHandle.standardOutput.write(line + Data([10]))
-        }
       default:
         try store.forEachState { state in
+          // The password in each URL as `***`: the state keeps it, to pull with.
+          let state = StateTransfer.passwordsMasked(state)
           let next = state.nextCheckAt == 0 ? "due" : rfc3339(state.nextCheckAt)
-          let state = passwordsMasked(state)
           var line = "\(state.source)\t\(next)\t\(state.nextCheckReason?.rawValue ?? "-")"
           line += "\terrors=\(state.errorsInRow)"
           if state.gone { line += "\tgone" }
@@ -38,16 +32,6 @@ enum StateCommand {
       printError("feedpull: \(error.message)\n")
       return 1
     }
-  }
-
-  /// The state as it is shown: the password in each of its URLs as `***` (the state itself
-  /// keeps it, to pull with).
-  static func passwordsMasked(_ state: SubscriptionState) -> SubscriptionState {
-    var shown = state
-    shown.source = URLPasswordMask.masked(state.source)
-    shown.movedTo = state.movedTo.map(URLPasswordMask.masked)
-    shown.redirectTarget = state.redirectTarget.map(URLPasswordMask.masked)
-    return shown
   }
 
   static func rfc3339(_ seconds: Int64) -> String {

@@ -7,13 +7,16 @@ import FeedPullSupport
 
 /// What `feedpull` says on stderr while records go to stdout: a line per failed source (and
 /// per source with `-v`), and, when stderr is a terminal and several sources are pulled, one
-/// progress line redrawn in place (sources done of total, items, bytes, failures).
+/// progress line redrawn in place (sources done of total, items, bytes, failures). Sources
+/// cancelled by a signal or a failed write are counted, not listed: one line at the end says
+/// how many (`cancelled: 9980 sources`), where a line each would bury everything else.
 final class StatusReporter: PullRecordSink {
   private struct Counts {
     var done = 0
     var items = 0
     var bytes: Int64 = 0
     var failures = 0
+    var cancelled = 0
     var progressShown = false
   }
 
@@ -45,7 +48,9 @@ final class StatusReporter: PullRecordSink {
         if !end.ok { counts.failures += 1 }
         var message = ""
         let source = URLPasswordMask.masked(end.source)
-        if let error = end.error, verbosity != .quiet {
+        if end.error?.kind == .cancelled {
+          counts.cancelled += 1
+        } else if let error = end.error, verbosity != .quiet {
           message = "feedpull: \(source): \(error.kind.rawValue): \(error.message)\n"
           // A page's feeds, so that a user in a terminal (`--no-discover`) sees them too.
           for feed in end.feeds {
@@ -54,9 +59,12 @@ final class StatusReporter: PullRecordSink {
               + (feed.title.map { " (\($0))" } ?? "") + "\n"
           }
         } else if verbosity == .verbose {
-          message = "feedpull: \(source): ok, \(end.items) items, \(end.bytes) bytes\n"
+          message =
+            "feedpull: \(source): ok, \(StatsRecord.counted(end.items, "item")), "
+            + "\(StatsRecord.counted(Int(end.bytes), "byte"))\n"
         }
-        draw(message, &counts)
+        // A source's name, a server's message and a page's titles are others' text.
+        draw(TerminalText.safe(message), &counts)
       }
     }
   }
@@ -80,11 +88,15 @@ final class StatusReporter: PullRecordSink {
     }
   }
 
-  /// Clears the progress line at the end of the run.
+  /// Clears the progress line at the end of the run, and says how many sources were cancelled.
   func finish() {
     counts.withLock { counts in
       if counts.progressShown { write("\r\u{1B}[K") }
       counts.progressShown = false
+      if counts.cancelled > 0 && verbosity != .quiet {
+        write("feedpull: cancelled: \(StatsRecord.counted(counts.cancelled, "source"))\n")
+        counts.cancelled = 0
+      }
     }
   }
 
@@ -95,7 +107,7 @@ final class StatusReporter: PullRecordSink {
       let megabytes = Double(counts.bytes) / 1_048_576
       let rounded = (megabytes * 10).rounded() / 10
       text +=
-        "[\(counts.done)/\(total)] \(counts.items) items, \(rounded) MB, "
+        "[\(counts.done)/\(total)] \(StatsRecord.counted(counts.items, "item")), \(rounded) MB, "
         + "\(counts.failures) failed"
       counts.progressShown = true
     }

@@ -25,22 +25,13 @@ struct WatchCommand {
       loopHolder.withLock { $0 }?.stop { stopped.signal() }
     }
     let onWriteFailure: @Sendable (String) -> Void = { message in
-      failure.withLock { $0 = $0 ?? "cannot write to standard output: \(message)" }
+      let destination = options.outputFile ?? "standard output"
+      failure.withLock { $0 = $0 ?? "cannot write to \(destination): \(message)" }
       stop()
     }
-    let format = options.format ?? (isatty(STDOUT_FILENO) == 1 ? .text : .jsonl)
-    var jsonWriter: JSONLinesWriter?
-    let output: any PullRecordSink
-    switch format {
-    case .jsonl:
-      let writer = JSONLinesWriter(fileDescriptor: STDOUT_FILENO, onWriteFailure: onWriteFailure)
-      jsonWriter = writer
-      output = writer
-    case .text:
-      output = TextWriter(
-        fileDescriptor: STDOUT_FILENO, columns: terminalColumns(), onWriteFailure: onWriteFailure)
-    }
-    let reporter = StatusReporter(wrapping: output, total: 0, verbosity: options.verbosity)
+    guard let output = RecordOutput.open(options, for: puller, onWriteFailure: onWriteFailure)
+    else { return 2 }
+    let reporter = StatusReporter(wrapping: output.sink, total: 0, verbosity: options.verbosity)
     if let shared = store as? PostgresSubscriptionStore {
       return SharedWatch(
         options: options, sources: sources, store: shared, puller: puller, output: reporter,
@@ -65,11 +56,9 @@ struct WatchCommand {
       puller.syncShutdown()
       return 1
     }
-    let statsWriter = jsonWriter
+    let clock = Self.clock()
     let statistics = options.statsInterval.map { interval in
-      StatisticsTimer(every: interval) {
-        Self.report(loop.statistics(), json: statsWriter)
-      }
+      StatisticsTimer(every: interval) { output.write(loop.statistics(), at: clock()) }
     }
     stopped.wait()
     statistics?.cancel()
@@ -87,10 +76,9 @@ struct WatchCommand {
   /// SIGHUP: the command line's sources and `-i` read again; the old list stays when the file
   /// cannot be read.
   static func reload(options: CommandLineOptions, sources: [String], loop: WatchLoop) {
-    guard let inputFile = options.inputFile else { return }
+    guard SourceInputs.canReread(options) else { return }
     do {
-      let listed = options.sources + (try SubscriptionList.read(path: inputFile))
-      try loop.replace(with: listed)
+      try loop.replace(with: try SourceInputs.gather(options))
     } catch let error as StoreError {
       printError("feedpull: \(error.message)\n")
     } catch {
@@ -107,26 +95,6 @@ struct WatchCommand {
     }
     let origin = DispatchTime.now().uptimeNanoseconds
     return { start + Int64((DispatchTime.now().uptimeNanoseconds - origin) / 1_000_000_000) }
-  }
-
-  /// A `stats` record on stdout (JSON Lines), or a line on stderr (text format).
-  private static func report(_ statistics: WatchStatistics, json: JSONLinesWriter?) {
-    var fields = [
-      "\"type\":\"stats\"", "\"sources\":\(statistics.sources)", "\"due\":\(statistics.due)",
-      "\"in_flight\":\(statistics.inFlight)", "\"pulls\":\(statistics.pulls)",
-      "\"items\":\(statistics.items)", "\"bytes\":\(statistics.bytes)",
-    ]
-    let errors = statistics.errors.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }
-    fields.append("\"errors\":{\(errors.joined(separator: ","))}")
-    if let next = statistics.nextDue {
-      fields.append("\"next_due\":\"\(StateCommand.rfc3339(next))\"")
-    }
-    let line = "{" + fields.joined(separator: ",") + "}"
-    if let json {
-      json.write(line: Array(line.utf8))
-    } else {
-      printError("feedpull: \(line)\n")
-    }
   }
 }
 

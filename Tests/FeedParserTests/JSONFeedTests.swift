@@ -23,6 +23,23 @@ import Testing
     #expect(outcome.items[2].authors.isEmpty, "an item does not inherit the feed's authors")
   }
 
+  /// `\u001b` and friends decode to the control itself: gone from every string, as in XML.
+  @Test func controlCharactersAreRemovedFromEveryString() throws {
+    let document =
+      #"{"version":"1.1","title":"a\u001b[2Jb\u0007","items":[{"id":"\u0001x","#
+      + #""title":"t\u001b]0;owned\u0007\tu","content_text":"\u0000p\r\n","#
+      + #""tags":["\u001bk"],"authors":[{"name":"\u0008n"}]}]}"#
+    let outcome = parseDocument(Array(document.utf8))
+    #expect(outcome.result.failure == nil)
+    #expect(outcome.channel?.title == "a[2Jb")
+    let item = try #require(outcome.items.first)
+    #expect(item.id == "x")
+    #expect(item.title == "t]0;owned\tu")
+    #expect(item.content == "p\r\n")
+    #expect(item.categories == ["k"])
+    #expect(item.authors.map(\.name) == ["n"])
+  }
+
   @Test func anItemIsHandedOverWhenItsObjectCloses() {
     var events: [FeedEvent] = []
     let parser = FeedDocumentParser(documentURL: nil) { events.append($0) }

@@ -43,8 +43,8 @@ extension NetworkPolicyEndToEnd {
       let discovered = try FeedpullProcess.run(
         ["-f", "jsonl", "-v", "--host-delay", "0", "--state", state] + sources)
       outputs += [discovered.stdout, discovered.stderr]
-      for command in ["list", "export"] {
-        let result = try FeedpullProcess.run(["state", command, "--state", state])
+      for command in [["list"], ["export"], ["export", "--opml"]] {
+        let result = try FeedpullProcess.run(["state"] + command + ["--state", state])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("reader:***@"), "\(command): \(result.stdout)")
         outputs += [result.stdout, result.stderr]

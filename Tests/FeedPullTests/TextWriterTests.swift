@@ -6,7 +6,9 @@ import Testing
 
 @Suite struct TextWriterTests {
   /// Everything `body` makes the writer print, read back from a temporary file.
-  func printed(columns: Int = 80, _ body: (TextWriter) -> Void) throws -> String {
+  func printed(
+    columns: Int = 80, style: TextWriter.Style = TextWriter.Style(), _ body: (TextWriter) -> Void
+  ) throws -> String {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("feedpull-text-\(UUID().uuidString)").path
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -14,7 +16,7 @@ import Testing
       close(descriptor)
       unlink(path)
     }
-    let writer = TextWriter(fileDescriptor: descriptor, columns: columns)
+    let writer = TextWriter(fileDescriptor: descriptor, columns: columns, style: style)
     body(writer)
     writer.flush()
     return try String(contentsOfFile: path, encoding: .utf8)
@@ -88,5 +90,62 @@ import Testing
     }
     #expect(columns <= 80, "\(columns) columns: \(line)")
     #expect(line.contains("…"))
+  }
+
+  @Test func aSourceThatWroteNothingShowsNothingUnlessVerbose() throws {
+    func run(_ style: TextWriter.Style) throws -> String {
+      try printed(style: style) { writer in
+        writer.receive(feed("quiet.xml", "Quiet feed"))
+        writer.receive(.end(EndRecord(source: "quiet.xml")))
+        writer.receive(feed("busy.xml", "Busy feed"))
+        writer.receive(item("busy.xml", 0, "News"))
+        writer.receive(.end(EndRecord(source: "busy.xml")))
+      }
+    }
+    let normal = try run(TextWriter.Style())
+    #expect(!normal.contains("Quiet feed"))
+    #expect(normal.hasPrefix("Busy feed  (busy.xml)\n"))
+    var verbose = TextWriter.Style()
+    verbose.headsQuietSources = true
+    let shown = try run(verbose)
+    #expect(shown.hasPrefix("Quiet feed  (quiet.xml)\n\nBusy feed  (busy.xml)\n"))
+  }
+
+  @Test func aWatchShowsEachPullsItemsUnderTheirFeedWithTheLineTime() throws {
+    var style = TextWriter.Style()
+    style.lineClock = { 1_761_990_000 }
+    let text = try printed(style: style) { writer in
+      for pull in 0..<2 {
+        writer.receive(feed("a.xml", "Feed A"))
+        writer.receive(item("a.xml", pull, "A \(pull)"))
+        writer.receive(.end(EndRecord(source: "a.xml")))
+        writer.receive(feed("b.xml", "Feed B"))
+        writer.receive(item("b.xml", pull, "B \(pull)"))
+        writer.receive(.end(EndRecord(source: "b.xml")))
+      }
+    }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.filter { $0.hasPrefix("Feed A") }.count == 2)
+    #expect(lines.filter { $0.hasPrefix("Feed B") }.count == 2)
+    let stamp = try #require(LocalTime.dateAndTime(1_761_990_000))
+    #expect(
+      lines.filter { $0.contains("  \(stamp)  A ") || $0.contains("  \(stamp)  B ") }.count == 4)
+    let order = ["Feed A", "A 0", "Feed B", "B 0", "Feed A", "A 1", "Feed B", "B 1"]
+    var rest = Substring(text)
+    for word in order {
+      let found = try #require(rest.range(of: word), "\(word) out of order")
+      rest = rest[found.upperBound...]
+    }
+  }
+
+  @Test func titlesLoseWhatATerminalWouldActOn() throws {
+    let text = try printed { writer in
+      writer.receive(feed("x.xml", "Feed\u{1B}[2J title"))
+      writer.receive(item("x.xml", 0, "Item \u{9B}31m\u{202E}reversed"))
+      writer.receive(.end(EndRecord(source: "x.xml")))
+    }
+    #expect(!text.unicodeScalars.contains { TerminalText.isRemoved($0) && $0 != "\n" })
+    #expect(text.contains("Feed[2J title"))
+    #expect(text.contains("Item 31mreversed"))
   }
 }

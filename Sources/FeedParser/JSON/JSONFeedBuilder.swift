@@ -29,6 +29,8 @@ final class JSONFeedBuilder: JSONEventHandler {
   @exclusivity(unchecked) private var attachment = JSONAttachmentDraft()
   @exclusivity(unchecked) private var itemIndex = 0
   @exclusivity(unchecked) private var itemsWaitingForVersion: [FeedItem] = []
+  /// A string's bytes without its C0 controls, when it has any (`ControlCharacters`).
+  @exclusivity(unchecked) private var controlFreeScratch: [UInt8] = []
   @exclusivity(unchecked) private(set) var failure: FeedParseFailure?
   /// True once the top-level object has closed.
   @exclusivity(unchecked) private(set) var documentClosed = false
@@ -125,6 +127,18 @@ final class JSONFeedBuilder: JSONEventHandler {
   // MARK: Values
 
   func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    // yajl decodes `\u001b` into the byte itself: controls go here, as XML's do before libxml2.
+    guard ControlCharacters.firstControl(bytes) == nil else {
+      var scratch: [UInt8] = []
+      swap(&scratch, &controlFreeScratch)
+      defer { swap(&scratch, &controlFreeScratch) }
+      return ControlCharacters.withoutControls(bytes, scratch: &scratch) { clean(string: $0) }
+    }
+    return clean(string: bytes)
+  }
+
+  /// A string value with no C0 control but tab, LF and CR.
+  private func clean(string bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     switch context {
     case .feed: return feedString(bytes)
     case .item: itemString(bytes)

@@ -65,6 +65,7 @@ enum SourceOrigin: Equatable {
     return .unsupported(scheme: "feed")
   }
 
+  /// True when something (a file, a directory) exists at `path`.
   static func fileExists(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0
@@ -77,5 +78,49 @@ enum SourceOrigin: Equatable {
     guard rest.hasPrefix("/") else { return .unsupported(scheme: "file") }
     if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
     return .file(path: PercentDecoding.decoded(rest))
+  }
+}
+
+/// A SOURCE that names no file but reads like a web address without its scheme
+/// (`example.com/feed`, `localhost:8080/x`): the command refuses it with a suggestion rather
+/// than guess (a user who meant a file sees the file is missing, one who meant the web sees the
+/// URL to type).
+public enum SourceAddressHint {
+  /// `https://` + the SOURCE when it looks like a host name (with a dot and a top-level label of
+  /// letters, or `localhost`), or a host and port, followed by a path, and names nothing on disk
+  /// (neither the file nor its first directory); nil otherwise.
+  public static func suggestion(for source: String) -> String? {
+    suggestion(for: source, fileExists: SourceOrigin.fileExists)
+  }
+
+  /// The same, asking `fileExists` instead of the file system.
+  static func suggestion(for source: String, fileExists: (String) -> Bool) -> String? {
+    guard !source.hasPrefix("."), !source.hasPrefix("/"), !source.hasPrefix("~"),
+      !source.contains("://"), let slash = source.firstIndex(of: "/")
+    else { return nil }
+    let authority = source[..<slash]
+    var host = authority
+    if let colon = authority.firstIndex(of: ":") {
+      let port = authority[authority.index(after: colon)...]
+      guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        return nil
+      }
+      host = authority[..<colon]
+    }
+    guard looksLikeHostName(host), !fileExists(source), !fileExists(String(authority)) else {
+      return nil
+    }
+    return "https://" + source
+  }
+
+  private static func looksLikeHostName(_ host: Substring) -> Bool {
+    if host.lowercased() == "localhost" { return true }
+    let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+    guard labels.count >= 2, let last = labels.last, last.count >= 2,
+      last.allSatisfy({ $0.isASCII && $0.isLetter })
+    else { return false }
+    return labels.allSatisfy { label in
+      !label.isEmpty && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+    }
   }
 }

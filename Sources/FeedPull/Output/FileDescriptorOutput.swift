@@ -8,27 +8,30 @@ import FeedPullSupport
 /// first failure (a full disk, a reader that closed its pipe): after it, output is dropped and
 /// `onFailure` has been told once, so that the run can stop with a message instead of carrying on
 /// silently.
-final class FileDescriptorOutput: Sendable {
-  let fileDescriptor: Int32
+public final class FileDescriptorOutput: Sendable {
+  /// Where the bytes go.
+  public let fileDescriptor: Int32
   private let failure = TSanVisibleMutex<String?>(nil)
   private let onFailure: (@Sendable (String) -> Void)?
 
-  init(fileDescriptor: Int32, onFailure: (@Sendable (String) -> Void)? = nil) {
+  /// - Parameter onFailure: told once, with `strerror`'s text, when a write fails.
+  public init(fileDescriptor: Int32, onFailure: (@Sendable (String) -> Void)? = nil) {
     self.fileDescriptor = fileDescriptor
     self.onFailure = onFailure
   }
 
   /// Why writing failed (`strerror`), once it has.
-  var failureMessage: String? { failure.withLock { $0 } }
+  public var failureMessage: String? { failure.withLock { $0 } }
 
   /// False when this or an earlier write failed.
   @discardableResult
-  func write(_ bytes: [UInt8]) -> Bool {
+  public func write(_ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBytes { write($0) }
   }
 
+  /// The same for bytes in place.
   @discardableResult
-  func write(_ buffer: UnsafeRawBufferPointer) -> Bool {
+  public func write(_ buffer: UnsafeRawBufferPointer) -> Bool {
     guard failureMessage == nil else { return false }
     var offset = 0
     while offset < buffer.count {

@@ -295,9 +295,10 @@ struct JSONLineBuffer: ~Copyable {
     bytes.reverseLast(from: start)
   }
 
-  /// A JSON string: `"` and `\` escaped, control characters as escapes, the rest raw UTF-8,
-  /// copied in runs between the bytes that need escaping. Text is most of every record, so the
-  /// scan looks at eight bytes at a time (most words have nothing to escape).
+  /// A JSON string: `"` and `\` escaped, tab, LF and CR as escapes, other C0 controls removed,
+  /// the rest raw UTF-8, copied in runs between the bytes that need escaping. Text is most of
+  /// every record, so the scan looks at eight bytes at a time (most words have nothing to
+  /// escape).
   private mutating func appendString(_ value: String) {
     // The contiguous view reads a native or small string in place; `withUTF8` needs a `var`,
     // and that copy cost a retain and a release per field.
@@ -386,7 +387,10 @@ struct JSONLineBuffer: ~Copyable {
         guard index < end else { break }
       }
       let byte = base[index]
-      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+      if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+        // C0 controls other than tab, LF and CR are removed from every string, whatever the
+        // format gave them (docs/format.md): escaped, a reader would still print them.
+      } else if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
         written &+= writeEscape(byte, to: out + written)
       } else {
         out[written] = byte
@@ -405,27 +409,16 @@ struct JSONLineBuffer: ~Copyable {
       | ByteWord.matches(word, UInt8(ascii: "\\"))
   }
 
-  /// `\"`, `\\`, the short escapes, else `\u00XX`; returns the length written.
+  /// `\"`, `\\`, `\n`, `\r` or `\t` (the only escapes left: other controls are removed);
+  /// returns the length written.
   @inline(__always)
   private static func writeEscape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
     out[0] = UInt8(ascii: "\\")
     switch byte {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[1] = byte
     case 0x0A: out[1] = UInt8(ascii: "n")
     case 0x0D: out[1] = UInt8(ascii: "r")
     case 0x09: out[1] = UInt8(ascii: "t")
-    case 0x08: out[1] = UInt8(ascii: "b")
-    case 0x0C: out[1] = UInt8(ascii: "f")
-    default:
-      let hex: StaticString = "0123456789abcdef"
-      out[1] = UInt8(ascii: "u")
-      out[2] = UInt8(ascii: "0")
-      out[3] = UInt8(ascii: "0")
-      hex.withUTF8Buffer { digits in
-        out[4] = digits[Int(byte >> 4)]
-        out[5] = digits[Int(byte & 0xF)]
-      }
-      return 6
+    default: out[1] = byte
     }
     return 2
   }

@@ -6,11 +6,27 @@ import HTTPWorker
   import Glibc
 #endif
 
-/// Records for a person at a terminal: the feed's title, then one aligned line per item
-/// (local date and time, title, link). Sources are shown one after another, never interleaved:
-/// the first source to speak streams as its items arrive; the lines of the others wait until it
-/// ends (a few dozen bytes an item), then the next one in order of arrival takes its turn.
+/// Records for a person at a terminal: a feed's items under its title (`TextLayout.heading`),
+/// one line each, local date and time, title, link (`TextLayout.item`), every line within the
+/// terminal's width. A source that wrote no item shows nothing (unless `Style.headsQuietSources`).
+///
+/// Sources are shown one after another, never interleaved: the first source to speak streams as
+/// its items arrive; the lines of the others wait until it ends (a few dozen bytes an item), then
+/// the next one in order of arrival takes its turn. A heading is written again for each pull of
+/// a source that brings items, so a watch shows each new item under its feed.
 public final class TextWriter: PullRecordSink {
+  /// What the lines show beyond the items.
+  public struct Style: Sendable {
+    /// `-v`: a heading also for a source that wrote no item (a 304, an empty feed, a failure).
+    public var headsQuietSources = false
+    /// A watch: each item's line shows the local time it was written (seconds since 1970 from
+    /// this clock) instead of the item's own date.
+    public var lineClock: (@Sendable () -> Int64)?
+
+    /// Items only, each with its own date.
+    public init() {}
+  }
+
   private struct State {
     var pending: [UInt8] = []
     /// The source whose lines go out as they come.
@@ -18,20 +34,27 @@ public final class TextWriter: PullRecordSink {
     /// Lines of the other sources, in order of their first record, and which have ended.
     var waiting: [(source: String, lines: [UInt8])] = []
     var ended: Set<String> = []
+    /// The feed title of each source being pulled, from its `feed` record.
+    var titles: [String: String] = [:]
+    /// Sources whose heading this pull has written.
     var headed: Set<String> = []
     var anyHeading = false
   }
 
   private let output: FileDescriptorOutput
   private let columns: Int
+  private let style: Style
   private let state = TSanVisibleMutex(State())
 
+  /// - Parameter columns: the terminal's width; lines fit it (at least 20 columns are assumed).
   /// - Parameter onWriteFailure: called once, with `strerror`'s text, when a write fails.
   public init(
-    fileDescriptor: Int32, columns: Int = 80, onWriteFailure: (@Sendable (String) -> Void)? = nil
+    fileDescriptor: Int32, columns: Int = 80, style: Style = Style(),
+    onWriteFailure: (@Sendable (String) -> Void)? = nil
   ) {
     output = FileDescriptorOutput(fileDescriptor: fileDescriptor, onFailure: onWriteFailure)
-    self.columns = max(40, columns)
+    self.columns = max(20, columns)
+    self.style = style
   }
 
   /// True once a write failed; further output is dropped.
@@ -45,12 +68,17 @@ public final class TextWriter: PullRecordSink {
       var text = ""
       switch record {
       case .feed(let feed):
-        text = heading(source, title: feed.channel.title, &state)
+        if let title = feed.channel.title {
+          state.titles[source] = plainText(title, feed.channel.titleType)
+        }
       case .item(let item):
-        text = heading(source, title: nil, &state) + line(for: item.item)
-      case .end(let end):
-        if end.ok { text = heading(source, title: nil, &state) }
+        text = heading(source, &state) + lines(for: item.item)
+      case .end:
+        if style.headsQuietSources { text = heading(source, &state) }
+        state.headed.remove(source)
+        state.titles[source] = nil
       }
+      guard !text.isEmpty || record.isEnd else { return }
       if state.current == nil { state.current = source }
       if state.current == source {
         state.pending.append(contentsOf: text.utf8)
@@ -59,9 +87,8 @@ public final class TextWriter: PullRecordSink {
       } else {
         state.waiting.append((source, Array(text.utf8)))
       }
-      if case .end = record {
-        state.ended.insert(source)
-        if state.current == source { takeNextTurn(&state) }
+      if record.isEnd {
+        if state.current == source { takeNextTurn(&state) } else { state.ended.insert(source) }
       }
     }
   }
@@ -81,60 +108,44 @@ public final class TextWriter: PullRecordSink {
     while !state.waiting.isEmpty {
       let next = state.waiting.removeFirst()
       state.pending.append(contentsOf: next.lines)
-      if !state.ended.contains(next.source) {
+      if state.ended.remove(next.source) == nil {
         state.current = next.source
         return
       }
     }
   }
 
-  /// The source's title line, once per source (blank line between sources).
-  private func heading(_ source: String, title: String?, _ state: inout State) -> String {
+  /// The source's heading, once per pull (a blank line before it, but for the first).
+  private func heading(_ source: String, _ state: inout State) -> String {
     guard state.headed.insert(source).inserted else { return "" }
     let separator = state.anyHeading ? "\n" : ""
     state.anyHeading = true
-    let shown = URLPasswordMask.masked(source)
-    guard let title = title.map(TextWriter.oneLine), !title.isEmpty else {
-      return separator + shown + "\n"
-    }
-    return separator + title + "  (" + shown + ")\n"
+    let lines = TextLayout.heading(
+      title: state.titles[source], source: URLPasswordMask.masked(source), width: columns)
+    return separator + lines.joined(separator: "\n") + "\n"
   }
 
-  private func line(for item: FeedItem) -> String {
-    let date = TextWriter.localTime(item.published ?? item.updated)
-    let title = TextWriter.oneLine(item.title ?? item.link ?? item.id ?? "(untitled)")
-    let link = item.link ?? ""
-    let fixed = 2 + 16 + 2
-    let linkColumns = DisplayWidth.columns(of: link)
-    let titleWidth = max(24, columns - fixed - (link.isEmpty ? 0 : linkColumns + 2))
-    // A podcast episode's length is what a listener picks by, so it stands beside the title.
-    let duration = item.itunes?.duration.map(TextWriter.clockTime) ?? ""
-    let durationColumns = duration.isEmpty ? 0 : duration.count + 2
-    var text = "  " + date + "  "
-    if duration.isEmpty {
-      text += DisplayWidth.fitted(title, to: titleWidth)
+  private func lines(for item: FeedItem) -> String {
+    let time: String?
+    if let clock = style.lineClock {
+      time = LocalTime.dateAndTime(clock())
+    } else if case .instant(let seconds) = item.published ?? item.updated {
+      time = LocalTime.dateAndTime(seconds)
     } else {
-      let fitted = DisplayWidth.fitted(title, to: max(8, titleWidth - durationColumns))
-      var trimmed = Substring(fitted)
-      while trimmed.last == " " { trimmed.removeLast() }
-      let shown = trimmed + "  " + duration
-      let padding = max(0, titleWidth - DisplayWidth.columns(of: String(shown)))
-      text += shown + String(repeating: " ", count: padding)
+      time = nil
     }
-    if !link.isEmpty { text += "  " + link }
-    while text.last == " " { text.removeLast() }
-    return text + "\n"
+    let title = item.title.map { plainText($0, item.titleType) }.flatMap { $0.isEmpty ? nil : $0 }
+    // A podcast episode's length is what a listener picks by, so it stands beside the title.
+    let duration = item.itunes?.duration.map(TextWriter.clockTime)
+    let lines = TextLayout.item(
+      time: time, title: title ?? item.link ?? item.id ?? "(untitled)", duration: duration,
+      link: item.link, width: columns)
+    return lines.joined(separator: "\n") + "\n"
   }
 
-  /// `2025-11-01 18:30` in the local time zone, or blanks when the item has no readable date.
-  private static func localTime(_ date: FeedDate?) -> String {
-    guard case .instant(let seconds) = date else { return String(repeating: " ", count: 16) }
-    var time = time_t(seconds)
-    var parts = tm()
-    guard localtime_r(&time, &parts) != nil else { return String(repeating: " ", count: 16) }
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
-      + "\(two(parts.tm_hour)):\(two(parts.tm_min))"
+  /// A title as plain text for one line, whatever its type.
+  private func plainText(_ text: String, _ type: String?) -> String {
+    TextLayout.oneLine(text)
   }
 
   /// `1:02:03` from an hour up, `2:03` below.
@@ -145,9 +156,11 @@ public final class TextWriter: PullRecordSink {
     if hours > 0 { return "\(hours):\(two(minutes)):\(two(seconds % 60))" }
     return "\(minutes):\(two(seconds % 60))"
   }
+}
 
-  /// Titles may carry line breaks and runs of spaces; a line wants one space.
-  private static func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+extension PullRecord {
+  fileprivate var isEnd: Bool {
+    if case .end = self { return true }
+    return false
   }
 }

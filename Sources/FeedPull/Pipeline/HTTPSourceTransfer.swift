@@ -20,10 +20,10 @@ final class HTTPSourceTransfer: TransferDelegate {
   static let backlogLimit = 1 << 20
 
   private let lane: ParsingLane
-  /// Nil: parse on the worker thread.
-  private let queue: DispatchQueue?
   private let flowControl: (any FlowControlledSink)?
   private let resume: @Sendable (TransferID) -> Void
+  /// The parse queue once made; see `queue`.
+  private var madeQueue: DispatchQueue?
 
   init(
     document: DocumentPull, flowControl: (any FlowControlledSink)?,
@@ -31,11 +31,20 @@ final class HTTPSourceTransfer: TransferDelegate {
     resume: @escaping @Sendable (TransferID) -> Void
   ) {
     lane = ParsingLane(document: document, cancel: cancel)
-    queue =
-      flowControl == nil
-      ? DispatchQueue(label: "feedpull.parse", target: .global(qos: .userInitiated)) : nil
     self.flowControl = flowControl
     self.resume = resume
+  }
+
+  /// The transfer's parse queue; nil: parse on the worker thread. Made at the first delegate
+  /// call (always on the worker thread), not when the transfer is queued: a list of ten
+  /// thousand sources waits as ten thousand transfers, and memory per waiting source is what
+  /// bounds such a list.
+  private var queue: DispatchQueue? {
+    guard flowControl == nil else { return nil }
+    if let madeQueue { return madeQueue }
+    let made = DispatchQueue(label: "feedpull.parse", target: .global(qos: .userInitiated))
+    madeQueue = made
+    return made
   }
 
   func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition {
@@ -64,7 +73,7 @@ final class HTTPSourceTransfer: TransferDelegate {
     // The chunk's memory is curl's and valid only during this call: the queue gets a copy,
     // joined to the bytes still waiting for a parse block already queued, if there is one.
     lane.backlog.add(chunk.count, ordering: .relaxed)
-    if lane.pending.append(chunk) {
+    if lane.pendingBytes().append(chunk) {
       let lane = lane
       queue.async { lane.consumePending(id) }
     }
@@ -113,8 +122,18 @@ private final class ParsingLane: @unchecked Sendable {
   private let endedEarlyFlag = Atomic<Bool>(false)
   /// Bytes handed to the queue and not parsed yet.
   let backlog = Atomic<Int>(0)
-  /// Bytes received and not yet taken by a parse block.
-  let pending = PendingBytes()
+  /// Bytes received and not yet taken by a parse block; made at the first chunk, on the worker
+  /// thread (a queued transfer, one of thousands, carries none), and read by parse blocks
+  /// queued after it was made.
+  private var pending: PendingBytes?
+
+  /// `pending`, made when the first chunk arrives. Worker thread.
+  func pendingBytes() -> PendingBytes {
+    if let pending { return pending }
+    let made = PendingBytes()
+    pending = made
+    return made
+  }
 
   init(document: DocumentPull, cancel: @escaping @Sendable (TransferID) -> Void) {
     self.document = document
@@ -146,6 +165,8 @@ private final class ParsingLane: @unchecked Sendable {
   /// that stops (an HTML head that is over) stops the reading within one slice; records are
   /// written out once the buffer is done.
   func consumePending(_ id: TransferID) {
+    // Queued after `pending` was made, so it is there (and no longer changes).
+    guard let pending else { return }
     var buffer = pending.takeOldest()
     let count = buffer.count
     buffer.withUnsafeBytes { bytes in

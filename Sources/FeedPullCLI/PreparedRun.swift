@@ -1,0 +1,62 @@
+import FeedPull
+import Foundation
+import Subscriptions
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What `pull` and `watch` both set up before they run, in an order that keeps a usage error
+/// free of side effects: the sources first (a bad `-i` or a web address without its scheme is
+/// a usage error, and no state file is created), then the state, then the puller.
+struct PreparedRun {
+  let sources: [String]
+  let store: (any SubscriptionStore)?
+  let puller: FeedPuller
+
+  /// The exit status when preparing failed, its message already on stderr.
+  struct Failure: Error {
+    var status: Int32
+  }
+
+  static func prepare(_ options: CommandLineOptions) throws(Failure) -> PreparedRun {
+    let sources: [String]
+    do {
+      sources = try SourceInputs.gather(options)
+    } catch {
+      throw Failure(status: FeedpullCommand.report(error))
+    }
+    var store: (any SubscriptionStore)?
+    if let path = options.statePath {
+      do {
+        store = try openStore(path)
+      } catch {
+        printError("feedpull: \(error.message)\n")
+        throw Failure(status: 1)
+      }
+    }
+    if options.verbosity == .verbose, let note = LibXMLVersion.note {
+      printError("feedpull: \(note)\n")
+    }
+    // A reader that goes away (`feedpull … | head`) must end the run, not kill it mid-write
+    // with SIGPIPE; curl's own sockets are safe either way (CURLOPT_NOSIGNAL).
+    signal(SIGPIPE, SIG_IGN)
+    var configuration = options.pull
+    if configuration.trust == TLSTrust() {
+      // Neither --cacert, --capath nor -k: the CA variables, as curl's command reads them.
+      configuration.trust = TLSTrust.fromEnvironment(ProcessInfo.processInfo.environment)
+    }
+    if !configuration.trust.verifiesPeer && options.verbosity != .quiet {
+      printError(
+        "feedpull: warning: --insecure: TLS certificates are not verified; anyone on the path"
+          + " can read and change what is pulled\n")
+    }
+    do {
+      return PreparedRun(
+        sources: sources, store: store, puller: try FeedPuller(configuration: configuration))
+    } catch {
+      printError("feedpull: cannot start: \(error.message)\n")
+      throw Failure(status: 1)
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import FeedPull
+import Subscriptions
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `feedpull state export [--opml]` and `feedpull state import FILE`: a state saved as JSON
+/// Lines (or its subscriptions as OPML) on standard output, and restored from such an export,
+/// an OPML file or a list (`-`: standard input). The formats are the Subscriptions library's.
+enum StateTransferCommand {
+  static func export(_ store: any SubscriptionStore, opml: Bool) -> Int32 {
+    let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
+    do {
+      if opml {
+        output.write(Array(try StateTransfer.opml(store).utf8))
+      } else {
+        try StateTransfer.export(store) { line throws(StoreError) in
+          guard output.write(Array((line + "\n").utf8)) else {
+            throw StoreError(
+              message: "cannot write to standard output: \(output.failureMessage ?? "")")
+          }
+        }
+      }
+    } catch {
+      printError("feedpull: \(error.message)\n")
+      return 1
+    }
+    if let failure = output.failureMessage {
+      printError("feedpull: cannot write to standard output: \(failure)\n")
+      return 1
+    }
+    return 0
+  }
+
+  static func importing(_ path: String, into store: any SubscriptionStore, quiet: Bool) -> Int32 {
+    let summary: StateTransfer.ImportSummary
+    do {
+      let data = try SubscriptionList.contents(of: path)
+      summary = try StateTransfer.importing(
+        data, name: path == "-" ? "standard input" : path, into: store)
+    } catch let error as SubscriptionList.ReadError {
+      return FeedpullCommand.report(UsageError(message: error.description))
+    } catch let error as TransferError {
+      return FeedpullCommand.report(UsageError(message: error.message))
+    } catch {
+      printError("feedpull: \(error)\n")
+      return 1
+    }
+    if !quiet {
+      var parts: [String] = []
+      if summary.restored > 0 || summary.registered == 0 {
+        parts.append("\(StatsRecord.counted(summary.restored, "source")) restored")
+      }
+      if summary.registered > 0 {
+        parts.append("\(StatsRecord.counted(summary.registered, "source")) subscribed")
+      }
+      printError("feedpull: \(parts.joined(separator: ", "))\n")
+    }
+    return 0
+  }
+}

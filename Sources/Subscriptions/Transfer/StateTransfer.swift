@@ -1,0 +1,127 @@
+import FeedPull
+import Foundation
+
+/// Saving a state and restoring it, through the public `SubscriptionStore` protocol only, so
+/// that it works the same on every store (SQLite, PostgreSQL, an embedder's own):
+/// `feedpull state export` (JSON Lines, one source a line, or the subscriptions as OPML 2.0)
+/// and `feedpull state import` (such an export, an OPML file, or a list).
+public enum StateTransfer {
+  /// What an import did.
+  public struct ImportSummary: Sendable, Equatable {
+    /// Sources whose whole state was restored (replacing what the store had for them).
+    public var restored = 0
+    /// Sources of an OPML file or a list, registered as new subscriptions (known ones kept).
+    public var registered = 0
+  }
+
+  /// Calls `line` with each source's export line (JSON, no newline), in source order.
+  public static func export(
+    _ store: any SubscriptionStore, line: (String) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    let encoder = JSONEncoder()
+    // Sorted names: the same state exports the same bytes every time (a backup can be diffed).
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // The names first: a store may hold its connection while it walks its states.
+    var sources: [String] = []
+    try store.forEachState { sources.append($0.source) }
+    for source in sources {
+      guard let state = try store.state(of: source) else { continue }  // forgotten meanwhile
+      let exported = ExportedSubscription(
+        passwordsMasked(state), items: try store.ledger(of: source))
+      guard let data = try? encoder.encode(exported) else {
+        throw StoreError(message: "cannot encode the state of \(source)")
+      }
+      try line(String(decoding: data, as: UTF8.self))
+    }
+  }
+
+  /// `state` as it is shown and exported: the password in each of its URLs as `***`. The
+  /// state itself keeps it, to pull with; an export restored elsewhere needs it given again
+  /// (or kept in a `.netrc`).
+  public static func passwordsMasked(_ state: SubscriptionState) -> SubscriptionState {
+    var shown = state
+    shown.source = URLPasswordMask.masked(state.source)
+    shown.movedTo = state.movedTo.map(URLPasswordMask.masked)
+    shown.redirectTarget = state.redirectTarget.map(URLPasswordMask.masked)
+    return shown
+  }
+
+  /// The subscriptions as an OPML 2.0 document: one `outline` a source, its `xmlUrl` the URL
+  /// feedpull pulls (an adopted permanent redirect, else the source).
+  public static func opml(_ store: any SubscriptionStore) throws(StoreError) -> String {
+    var lines = [
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\">", "  <head>",
+      "    <title>feedpull subscriptions</title>", "  </head>", "  <body>",
+    ]
+    try store.forEachState { state in
+      let url = OPMLText.escaped(URLPasswordMask.masked(state.requestURL))
+      lines.append("    <outline type=\"rss\" text=\"\(url)\" xmlUrl=\"\(url)\"/>")
+    }
+    lines += ["  </body>", "</opml>"]
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Restores `data` into `store`: an export (a JSON object a line) replaces each source's state
+  /// and remembered items; an OPML file or a list adds its sources as new subscriptions. `name`
+  /// names the input in errors. Nothing is written when the input cannot be read whole.
+  public static func importing(_ data: Data, name: String, into store: any SubscriptionStore)
+    throws -> ImportSummary
+  {
+    var summary = ImportSummary()
+    let text = String(decoding: data, as: UTF8.self)
+    guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" else {
+      let sources = try SubscriptionList.parse(data, name: name)
+      try store.register(sources)
+      summary.registered = Set(sources).count
+      return summary
+    }
+    let decoder = JSONDecoder()
+    var restored: [(SubscriptionState, [RememberedItem])] = []
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    where !line.allSatisfy(\.isWhitespace) {
+      do {
+        let exported = try decoder.decode(ExportedSubscription.self, from: Data(line.utf8))
+        restored.append(try exported.restored())
+      } catch let error as TransferError {
+        throw TransferError("\(name), line \(number + 1): \(error.message)")
+      } catch let error as DecodingError {
+        throw TransferError("\(name), line \(number + 1): \(TransferError.reason(error))")
+      }
+    }
+    let now = Int64(Date().timeIntervalSince1970)
+    for (state, items) in restored {
+      _ = try store.forget(state.source)
+      try store.record(
+        PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: now))
+      summary.restored += 1
+    }
+    return summary
+  }
+}
+
+/// Text inside an OPML attribute: the five XML escapes, and line breaks and tabs as character
+/// references (an attribute's white space is otherwise normalised away); other C0 controls,
+/// which XML 1.0 cannot carry at all, are left out.
+enum OPMLText {
+  static func escaped(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&apos;"
+      case "\t": result += "&#9;"
+      case "\n": result += "&#10;"
+      case "\r": result += "&#13;"
+      default:
+        if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result
+  }
+}
