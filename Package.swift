@@ -35,7 +35,7 @@ let package = Package(
       name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker", "FeedPullSupport"]),
     .target(
       name: "Subscriptions",
-      dependencies: ["FeedPull", "HTTPWorker", "FeedPullSupport", "CSQLite", "CPQ"]),
+      dependencies: ["FeedPull", "FeedPullSupport", "CSQLite", "CPQ"]),
     // The command's code is a library, so that its tests reach the option table and the text
     // renderer without starting a process; the executable only calls it.
     .target(

@@ -18,7 +18,8 @@ What makes the items realistic (shaped after WordPress, Hatena and Qiita feeds):
 guid/id (permalink or tag: URI), pubDate/updated in RFC 822 or RFC 3339 with several zones,
 dc:creator or Atom author, two or three categories, an escaped-HTML description with
 predefined and numeric character references, and content:encoded (or Atom content) HTML in a
-CDATA section with HTML named entities, images and links; English and Japanese text mixed, so
+CDATA section with HTML named entities, images and links (a quarter of them relative to the site,
+some with a style or an embed's script: what a sanitizer changes); English and Japanese text mixed, so
 about a third of the text bytes are multi-byte UTF-8. Every document is well-formed XML:
 HTML-only entities such as &nbsp; appear only inside CDATA or escaped as &amp;nbsp;.
 """
@@ -95,6 +96,9 @@ class TextSource:
 
     def __init__(self, rng):
         self.rng = rng
+        # The markup a sanitizer must change (relative links and images, embeds, styles) is
+        # drawn from a second generator, so that the texts the first one draws stay the same.
+        self.markup_rng = random.Random("markup")
 
     def english(self, words):
         text = " ".join(self.rng.choice(ENGLISH_WORDS) for _ in range(words))
@@ -125,6 +129,20 @@ class TextSource:
             if self.rng.random() < 0.3:
                 parts.append('<blockquote><a href="%s#more">%s</a> &laquo;%s&raquo;</blockquote>'
                              % (item_link, self.english(2), self.rng.choice(JAPANESE_PHRASES)))
+        extra = self.markup_rng
+        if extra.random() < 0.25:
+            # Links and images relative to the site, as WordPress themes and Hugo write them.
+            parts.append('<p>See <a href="/archive/%d/">the archive</a> and <a href="../related/">'
+                         'related posts</a>.</p>' % extra.randint(2001, 2026))
+            parts.append('<figure><img src="/wp-content/uploads/%d.png" alt="chart" width="300"/>'
+                         '<figcaption>Figure</figcaption></figure>' % extra.randint(1, 9999))
+        if extra.random() < 0.1:
+            parts.append('<p style="text-align: center; position: relative">Centred</p>')
+        if extra.random() < 0.1:
+            # An embed's script, the commonest thing a sanitizer removes from real feeds.
+            parts.append('<blockquote class="embed"><a href="https://social.example/p/%d">post</a>'
+                         '</blockquote><script async src="https://social.example/embed.js">'
+                         '</script>' % extra.randint(1, 99999))
         return "\n".join(parts)
 
     def html_summary(self):

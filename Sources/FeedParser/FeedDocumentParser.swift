@@ -14,6 +14,7 @@ public final class FeedDocumentParser {
   private let declaredCharset: String?
   private let contentType: String?
   private let limits: StreamingFeedParser.Limits
+  private let html: HTMLMode
   private let preparesAhead: Bool
   private let onEvent: (FeedEvent) -> Void
   private var reader: Reader?
@@ -27,13 +28,14 @@ public final class FeedDocumentParser {
   ///   - the rest: see `StreamingFeedParser.init` (`preparesAhead` applies to XML only).
   public init(
     documentURL: String?, declaredCharset: String? = nil, contentType: String? = nil,
-    limits: StreamingFeedParser.Limits = .init(), preparesAhead: Bool = false,
-    onEvent: @escaping (FeedEvent) -> Void
+    limits: StreamingFeedParser.Limits = .init(), html: HTMLMode = .safe,
+    preparesAhead: Bool = false, onEvent: @escaping (FeedEvent) -> Void
   ) {
     self.documentURL = documentURL
     self.declaredCharset = declaredCharset
     self.contentType = contentType
     self.limits = limits
+    self.html = html
     self.preparesAhead = preparesAhead
     self.onEvent = onEvent
   }
@@ -104,12 +106,12 @@ public final class FeedDocumentParser {
         .xml(
           StreamingFeedParser(
             documentURL: documentURL, declaredCharset: declaredCharset, limits: limits,
-            preparesAhead: preparesAhead, onEvent: onEvent))
+            html: html, preparesAhead: preparesAhead, onEvent: onEvent))
       case .json:
         .json(
           JSONFeedReader(
-            documentURL: documentURL, limits: limits, preparesAhead: preparesAhead,
-            onEvent: onEvent))
+            documentURL: documentURL, limits: limits, html: html,
+            preparesAhead: preparesAhead, onEvent: onEvent))
       case .html:
         .html(HTMLHeadReader(documentURL: documentURL, declaredCharset: declaredCharset))
       }

@@ -21,11 +21,13 @@ public final class StreamingFeedParser {
     public var maxDepth = 512
     /// Characters that entity references may expand to in one document.
     public var maxEntityExpansion = 1 << 20
-    /// An element with more attributes stops the parse (`xml`): libxml2 2.9.14 compares a
-    /// tag's attributes pair by pair, so their time grows with the square of their number (one
-    /// tag with 200,000 took 10 s). Feeds use a few dozen at most.
-    public var maxAttributes = 1000
-    /// The limits feedpull's command line uses: depth 512, 1 MiB of entity text, 1,000
+    /// An element keeps at most this many attributes (the first ones); one with more marks
+    /// the document not well-formed, and the parse reads on. libxml2 2.9.14 compares a tag's
+    /// attributes pair by pair, so their time grows with the square of their number (one tag
+    /// with 200,000 took 10 s): the rest of such a tag never reaches it
+    /// (`OversizedStartTag`). Feeds use a few dozen at most.
+    public var maxAttributes = 1024
+    /// The limits feedpull's command line uses: depth 512, 1 MiB of entity text, 1,024
     /// attributes an element.
     public init() {}
   }
@@ -57,6 +59,8 @@ public final class StreamingFeedParser {
   /// - Parameters:
   ///   - documentURL: the URL relative links resolve against (after `xml:base`), if known.
   ///   - declaredCharset: the `charset` of an HTTP `Content-Type`, if any.
+  ///   - html: what becomes of fields holding HTML: sanitized and made absolute (`safe`, the
+  ///     default), left as the feed gives them (`raw`), or rendered as text (`text`).
   ///   - preparesAhead: convert and repair each chunk on a thread of its own while the one
   ///     before it is parsed. Events then come a chunk later (still from `parse` and `finish`
   ///     on the caller's thread), so it suits large documents read whole, such as files, and
@@ -64,10 +68,12 @@ public final class StreamingFeedParser {
   ///   - onEvent: called synchronously from `parse` and `finish`.
   public init(
     documentURL: String?, declaredCharset: String? = nil, limits: Limits = Limits(),
-    preparesAhead: Bool = false, onEvent: @escaping (FeedEvent) -> Void
+    html: HTMLMode = .safe, preparesAhead: Bool = false,
+    onEvent: @escaping (FeedEvent) -> Void
   ) {
     self.documentURL = documentURL
-    builder = FeedDocumentBuilder(documentURL: documentURL, limits: limits, emit: onEvent)
+    builder = FeedDocumentBuilder(
+      documentURL: documentURL, limits: limits, html: html, emit: onEvent)
     preparer = XMLInputPreparer(declaredCharset: declaredCharset)
     ahead = preparesAhead ? PreparationAhead(preparer: preparer) : nil
   }
@@ -134,7 +140,9 @@ public final class StreamingFeedParser {
     builder.finishDocument()
     let failure = DocumentEnding(endingFacts).failure
     let repaired = preparer.repaired || doctypeGate.sawMalformedMarkup
-    let decision = preparer.decision
+    // How far the preparation got when the parse stopped early depends on the chunking: a
+    // switch to windows-1252 counts only for a document read to its end.
+    let decision = failure == nil ? preparer.readEncoding : preparer.decision
     parser = nil
     return FeedParseResult(
       wellformed: failure == nil && builder.wellformed && !repaired

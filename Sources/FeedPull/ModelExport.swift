@@ -12,6 +12,10 @@ public typealias BasicCredentials = HTTPWorker.BasicCredentials
 public typealias WorkerStartError = HTTPWorker.WorkerStartError
 /// The politeness key of a URL: its registrable domain (see `PoliteHost`).
 public typealias PoliteHost = HTTPWorker.PoliteHost
+/// What becomes of a feed's HTML fields (`FeedPuller.Configuration.html`, `--html`).
+public typealias HTMLMode = FeedParser.HTMLMode
+/// The plain text of HTML markup, as `--html text` writes it.
+public typealias HTMLPlainText = FeedParser.HTMLPlainText
 /// The libxml2 this process runs, and whether the parser's text hand-over is on.
 public typealias LibXMLVersion = FeedParser.LibXMLVersion
 /// The certificate authorities https servers must chain to (`FeedPuller.Configuration.trust`).

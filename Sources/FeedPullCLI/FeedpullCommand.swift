@@ -42,7 +42,8 @@ public enum FeedpullCommand {
       let prepared = try PreparedRun.prepare(options)
       guard let store = prepared.store else { return 2 }
       return WatchCommand(
-        options: options, sources: prepared.sources, store: store, puller: prepared.puller
+        StatePullCommand(
+          options: options, sources: prepared.sources, store: store, puller: prepared.puller)
       ).run()
     } catch {
       return error.status
@@ -52,12 +53,16 @@ public enum FeedpullCommand {
   /// `feedpull state …`: the store named by `--state`, then the action.
   private static func runState(_ options: CommandLineOptions) -> Int32 {
     guard let path = options.statePath else { return 2 }
+    // Only `import` may create a state; `list` and `export` only read, so they work on a file
+    // this user may not write.
     let store: any SubscriptionStore
     do {
-      store = try openStore(path)
+      store = try openStore(
+        path, create: options.command == .stateImport,
+        readOnly: options.command == .stateList || options.command == .stateExport)
     } catch {
       printError("feedpull: \(error.message)\n")
-      return 1
+      return error.kind == .noState ? 2 : 1
     }
     switch options.command {
     case .stateForget: return StateCommand.run(["forget"] + options.sources, store: store)

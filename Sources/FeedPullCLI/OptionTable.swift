@@ -108,6 +108,13 @@ enum OptionTable {
       meaning: "an HTML page is not followed to its first feed: the source ends `not_a_feed` and"
         + " its `end` lists the feeds the page links"
     ) { $0.pull.discoversFeeds = false },
+    .choice(
+      "--html", nil, ["safe", "raw", "text"], default: "safe", for: pulling,
+      help: "HTML in text fields: sanitized, as given, or plain text",
+      meaning: "what becomes of HTML in titles, descriptions, summaries and content: sanitized"
+        + " with relative URIs resolved (`safe`), as the feed gives it (`raw`), or plain text"
+        + " with the type `text/plain` (`text`)"
+    ) { $0.pull.html = HTMLMode(rawValue: $1) ?? .safe },
     // The network policy (docs/security.md): what a service pulling URLs it did not choose sets.
     .text(
       "--cacert", placeholder: "FILE", example: "/etc/feedpull/ca.pem",
@@ -173,7 +180,7 @@ enum OptionTable {
     },
     .text(
       "--state", placeholder: "PATH", example: "~/.local/share/feedpull/state.db",
-      for: everywhere, help: "state between runs: a SQLite file or postgresql://",
+      for: everywhere, help: "state between runs: SQLite or postgresql://",
       meaning: "keep what feedpull learns about each source between runs (validators, the items"
         + " already written, the schedule) in a SQLite file at PATH, created when missing, or in"
         + " PostgreSQL for a `postgresql://` URI, shared by many workers"
@@ -199,13 +206,13 @@ enum OptionTable {
       "--min-interval", default: .seconds(15 * 60), example: "30m", minimum: .milliseconds(1),
       for: pulling, help: "shortest time between two checks of a source",
       meaning: "with `--state`: the shortest time between two checks of a source"
-    ) { $0.subscription.schedule.minInterval = wholeSeconds($1) },
+    ) { $0.subscription.schedule.minInterval = $1 },
     .duration(
       "--max-interval", default: .seconds(86_400), example: "12h", minimum: .milliseconds(1),
       for: pulling, help: "longest time between two checks (and backoff)",
       meaning: "with `--state`: the longest time between two checks, also the cap of the error"
         + " backoff"
-    ) { $0.subscription.schedule.maxInterval = wholeSeconds($1) },
+    ) { $0.subscription.schedule.maxInterval = $1 },
     .flag(
       "--watch", for: [.pull, .watch], help: "the same as the subcommand watch",
       meaning: "another spelling of `feedpull watch`"
@@ -247,10 +254,4 @@ enum OptionTable {
 
   /// Every name an option may be written with, for the nearest-name suggestion.
   static var names: [String] { rows.flatMap { [$0.long] + ($0.short.map { [$0] } ?? []) } }
-
-  /// The schedule counts whole seconds; a fraction rounds up, so `500ms` is 1 s, never 0.
-  private static func wholeSeconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return attoseconds > 0 ? seconds + 1 : seconds
-  }
 }

@@ -9,7 +9,7 @@ import Subscriptions
 #endif
 
 /// `feedpull [pull] [OPTIONS] SOURCE...`: one pass over the sources (with `--state`, one check of
-/// each subscription).
+/// each subscription: `StatePullCommand`).
 enum PullCommand {
   static func run(_ options: CommandLineOptions) -> Int32 {
     let prepared: PreparedRun
@@ -18,7 +18,11 @@ enum PullCommand {
     } catch {
       return error.status
     }
-    let (sources, store, puller) = (prepared.sources, prepared.store, prepared.puller)
+    let (sources, puller) = (prepared.sources, prepared.puller)
+    if let store = prepared.store {
+      return StatePullCommand(options: options, sources: sources, store: store, puller: puller)
+        .run()
+    }
 
     // The run stops at the first failed write to stdout (a full disk, a closed pipe) or the first
     // SIGINT/SIGTERM: every source not yet ended ends `cancelled`.
@@ -35,47 +39,15 @@ enum PullCommand {
     let signals = InterruptSignals { batchHolder.cancel() }
     defer { puller.syncShutdown() }
 
-    let failures: Int
-    if let store {
-      let subscribed = SubscribedPull(
-        store: store, puller: puller, options: options.subscription, clock: stateClock())
-      do {
-        // `--due` alone: the state is the subscription list.
-        let listed = sources.isEmpty && options.inputFile == nil ? nil : sources
-        let outputFailed: @Sendable () -> Bool = { writeFailure.withLock { $0 } != nil }
-        let result: SubscribedPull.Result
-        if store is PostgresSubscriptionStore, options.subscription.onlyDue {
-          // Shared by many workers: claim a few sources at a time, as slots free up.
-          result = try subscribed.runClaiming(
-            registering: sources, slots: options.pull.maxConcurrentTransfers, into: reporter,
-            onStart: { batch in batchHolder.add(cancel: { batch.cancel() }) },
-            outputFailed: outputFailed, stopRequested: { batchHolder.isCancelled })
-        } else {
-          batchHolder.add(cancel: { subscribed.cancel() })
-          result = try subscribed.run(listed, into: reporter, outputFailed: outputFailed)
-        }
-        for failure in result.storeFailures.prefix(3) {
-          printError("feedpull: \(failure.message)\n")
-        }
-        failures = result.ends.filter { !$0.ok }.count + result.storeFailures.count
-      } catch {
-        reporter.finish()
-        printError("feedpull: \(error.message)\n")
-        return 1
-      }
-    } else {
-      let done = DispatchSemaphore(value: 0)
-      let failed = TSanVisibleMutex(0)
-      let batch = puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly)
-      {
-        ends in
-        failed.withLock { $0 = ends.count }
-        done.signal()
-      }
-      batchHolder.add(cancel: { batch.cancel() })
-      done.wait()
-      failures = failed.withLock { $0 }
+    let done = DispatchSemaphore(value: 0)
+    let failed = TSanVisibleMutex(0)
+    let batch = puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly) {
+      ends in
+      failed.withLock { $0 = ends.count }
+      done.signal()
     }
+    batchHolder.add(cancel: { batch.cancel() })
+    done.wait()
     reporter.flush()
     reporter.finish()
     if let message = writeFailure.withLock({ $0 }) {
@@ -83,6 +55,6 @@ enum PullCommand {
       return 1
     }
     if let status = signals.exitStatus { return status }
-    return failures == 0 ? 0 : 1
+    return failed.withLock { $0 } == 0 ? 0 : 1
   }
 }

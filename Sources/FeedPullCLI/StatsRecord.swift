@@ -17,7 +17,9 @@ enum StatsRecord {
       ("pulls", "\(statistics.pulls)"), ("items", "\(statistics.items)"),
       ("bytes", "\(statistics.bytes)"), ("errors", "{" + errors.joined(separator: ",") + "}"),
     ]
-    if let next = statistics.nextDue { fields.append(("next_due", encoded(rfc3339(next)))) }
+    if let next = statistics.nextDue {
+      fields.append(("next_due", encoded(rfc3339(next.wholeSeconds))))
+    }
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)
   }
 
@@ -31,7 +33,7 @@ enum StatsRecord {
     let errors = statistics.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
     line += errors.isEmpty ? ", no errors" : ", errors " + errors.joined(separator: ", ")
     if let next = statistics.nextDue {
-      line += "; next check at " + LocalTime.clock(next, today: now)
+      line += "; next check at " + LocalTime.clock(next.wholeSeconds, today: now)
     }
     return line
   }

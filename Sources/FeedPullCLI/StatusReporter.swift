@@ -1,5 +1,6 @@
 import FeedPull
 import FeedPullSupport
+import Subscriptions
 
 #if canImport(Glibc)
   import Glibc
@@ -58,7 +59,7 @@ final class StatusReporter: PullRecordSink {
               "feedpull:   links \(URLPasswordMask.masked(feed.url))"
               + (feed.title.map { " (\($0))" } ?? "") + "\n"
           }
-        } else if verbosity == .verbose {
+        } else if verbosity == .verbose, end.subscription?.skipped == nil {
           message =
             "feedpull: \(source): ok, \(StatsRecord.counted(end.items, "item")), "
             + "\(StatsRecord.counted(Int(end.bytes), "byte"))\n"

@@ -1,12 +1,19 @@
 import Foundation
 import Subscriptions
 
-/// The store `--state` names: a PostgreSQL database for a `postgresql://` or `postgres://`
-/// URI (its lease in seconds from `FEEDPULL_LEASE`, 300 by default), else a SQLite file.
-func openStore(_ location: String) throws(StoreError) -> any SubscriptionStore {
-  guard PostgresSubscriptionStore.isDatabaseURI(location) else {
-    return try SQLiteSubscriptionStore(path: location)
+/// The store `--state` names (`StoreLocation`: a PostgreSQL URI or a SQLite file), its lease from
+/// `FEEDPULL_LEASE` in seconds (the store's default otherwise). `create: false` fails with
+/// `noState` where there is no state, creating nothing; `readOnly` opens it only to read.
+func openStore(_ location: String, create: Bool = true, readOnly: Bool = false) throws(StoreError)
+  -> any SubscriptionStore
+{
+  var options = StoreLocation.Options()
+  options.create = create
+  options.readOnly = readOnly
+  if let seconds = ProcessInfo.processInfo.environment["FEEDPULL_LEASE"].flatMap(Double.init),
+    seconds > 0
+  {
+    options.lease = .milliseconds(Int64(seconds * 1000))
   }
-  let lease = ProcessInfo.processInfo.environment["FEEDPULL_LEASE"].flatMap(Double.init) ?? 300
-  return try PostgresSubscriptionStore(uri: location, lease: lease)
+  return try StoreLocation(location).open(options)
 }

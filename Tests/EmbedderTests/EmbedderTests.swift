@@ -123,6 +123,36 @@ import Testing
     #expect(titles.count == 3)
   }
 
+  /// `FeedPuller.Configuration.html` and `FeedStreamParser`'s `html`: what HTML fields become.
+  @Test func theHTMLModeIsTheEmbeddersChoice() throws {
+    let feed = Array(
+      #"<rss version="2.0"><channel><item><description>&lt;b onclick="x()"&gt;Hi&lt;/b&gt; &lt;a href="p"&gt;you&lt;/a&gt;</description></item></channel></rss>"#
+        .utf8)
+    func summary(_ mode: HTMLMode) -> (String?, String?) {
+      var item: FeedItem?
+      let parser = FeedStreamParser(documentURL: "https://example.com/f/feed.xml", html: mode) {
+        if case .item(let parsed) = $0 { item = parsed }
+      }
+      parser.push(feed)
+      _ = parser.finish()
+      return (item?.summary, item?.summaryType)
+    }
+    #expect(summary(.safe).0 == #"<b>Hi</b> <a href="https://example.com/f/p">you</a>"#)
+    #expect(summary(.raw).0 == #"<b onclick="x()">Hi</b> <a href="p">you</a>"#)
+    #expect(summary(.text) == ("Hi you", "text/plain"))
+    var configuration = FeedPuller.Configuration()
+    #expect(configuration.html == .safe)
+    configuration.html = .text
+    let path = RepositoryPaths.feeds.appendingPathComponent("rss20.xml").path
+    let puller = try FeedPuller(configuration: configuration)
+    let collector = PullRecordCollector()
+    puller.pull([PullSource(path)], into: collector)
+    puller.syncShutdown()
+    for case .item(let record) in collector.records {
+      #expect(record.item.summaryType == nil || record.item.summaryType == "text/plain")
+    }
+  }
+
   /// `JSONEncoder` on a record gives the object the command writes for it.
   @Test func aRecordEncodedWithJSONEncoderIsTheCommandsLine() throws {
     let path = RepositoryPaths.feeds.appendingPathComponent("rss20.xml").path

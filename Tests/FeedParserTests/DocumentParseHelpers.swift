@@ -26,11 +26,12 @@ struct DocumentOutcome: Equatable {
 /// Parses `bytes` fed in chunks of the given sizes (the rest in one last chunk).
 func parseDocument(
   _ bytes: [UInt8], chunkSizes: [Int] = [], documentURL: String? = "http://example.com/page",
-  contentType: String? = nil, charset: String? = nil, preparesAhead: Bool = false
+  contentType: String? = nil, charset: String? = nil, preparesAhead: Bool = false,
+  html: HTMLMode = .safe
 ) -> DocumentOutcome {
   var events: [FeedEvent] = []
   let parser = FeedDocumentParser(
-    documentURL: documentURL, declaredCharset: charset, contentType: contentType,
+    documentURL: documentURL, declaredCharset: charset, contentType: contentType, html: html,
     preparesAhead: preparesAhead
   ) { events.append($0) }
   pushInChunks(bytes, chunkSizes) { parser.parse($0) }

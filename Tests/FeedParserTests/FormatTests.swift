@@ -194,6 +194,9 @@ import Testing
   ])
   func rfc3986Resolution(base: String, reference: String, expected: String) {
     #expect(URIResolver.resolve(reference, against: base) == expected)
+    // The sanitizer's resolver on bytes gives the same.
+    #expect(
+      MarkupBase(base)?.resolve(ArraySlice(reference.utf8)).elementsEqual(expected.utf8) == true)
   }
 
   @Test func personText() {
@@ -206,5 +209,11 @@ import Testing
     #expect(
       PersonTextParser.person(from: "joe@example.com") == FeedPerson(email: "joe@example.com"))
     #expect(PersonTextParser.person(from: "Joe") == FeedPerson(name: "Joe"))
+    #expect(
+      PersonTextParser.person(from: "Joe Bloggs (mailto:joe@example.com)")
+        == FeedPerson(name: "Joe Bloggs", email: "joe@example.com"))
+    #expect(
+      PersonTextParser.person(from: "Joe Bloggs <mailto:joe@example.com>")
+        == FeedPerson(name: "Joe Bloggs", email: "joe@example.com"))
   }
 }

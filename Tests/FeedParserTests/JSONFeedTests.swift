@@ -20,7 +20,9 @@ import Testing
     #expect(item.enclosures.map(\.duration) == [1800, 1800.5])
     #expect(item.enclosures.first?.title == "Episode 1")
     #expect(item.title == "First été 😀")
-    #expect(outcome.items[2].authors.isEmpty, "an item does not inherit the feed's authors")
+    #expect(
+      outcome.items[2].authors.map(\.name) == ["Ada", "Grace"],
+      "an item without authors has the feed's (JSON Feed 1.1)")
   }
 
   /// `\u001b` and friends decode to the control itself: gone from every string, as in XML.

@@ -100,48 +100,76 @@ import Testing
     #expect(outcome.channel?.title == "ok")
   }
 
-  /// An element may have up to `maxAttributes` attributes; one more ends the document with an
-  /// `xml` failure, after the items before it, whether the element is handed over or libxml2
-  /// reads it (whole, and in chunks that cut it anywhere).
+  /// An element keeps up to `maxAttributes` attributes; past that the first ones are kept,
+  /// the document is not well-formed, and every item after it is read, whether the element is
+  /// handed over or libxml2 reads it (whole, and in chunks that cut it anywhere).
   @Test(arguments: [[Int](), [4096], [7], [1]])
-  func elementsWithTooManyAttributesEndTheDocument(chunking: [Int]) {
+  func elementsWithTooManyAttributesKeepTheFirstAndReadOn(chunking: [Int]) throws {
     func feed(attributes: Int) -> [UInt8] {
       let many = (0..<attributes).map { "a\($0)=\"1\"" }.joined(separator: " ")
       return Array(
         """
         <rss version="2.0"><channel><title>T</title><item><title>before</title></item>
-        <item><title>x</title><enclosure \(many) url="http://e/1.mp3"/></item>
+        <item><title>x</title><enclosure url="http://e/1.mp3" \(many) type="audio/mpeg"/></item>
         <item><title>after</title></item></channel></rss>
         """.utf8)
     }
     func chunks(_ bytes: [UInt8]) -> [Int] {
       chunking.isEmpty ? [] : Array(repeating: chunking[0], count: bytes.count / chunking[0] + 1)
     }
-    let allowed = feed(attributes: 999)
+    let allowed = feed(attributes: 1022)
     let fine = parse(allowed, chunkSizes: chunks(allowed))
-    #expect(fine.result.failure == nil)
+    #expect(fine.result.failure == nil && fine.result.wellformed)
     #expect(fine.items.map(\.title) == ["before", "x", "after"])
-    let refused = feed(attributes: 1000)
-    let stopped = parse(refused, chunkSizes: chunks(refused))
-    #expect(stopped.result.failure?.kind == .xml)
-    #expect(stopped.result.failure?.message == "an element with more than 1000 attributes")
-    #expect(stopped.items.map(\.title) == ["before"])
+    #expect(fine.items[1].enclosures.first?.type == "audio/mpeg", "the 1,024th is kept")
+    let over = feed(attributes: 1023)
+    let cut = parse(over, chunkSizes: chunks(over))
+    #expect(cut.result.failure == nil)
+    #expect(!cut.result.wellformed)
+    #expect(cut.items.map(\.title) == ["before", "x", "after"])
+    let enclosure = try #require(cut.items[1].enclosures.first)
+    #expect(enclosure.url == "http://e/1.mp3")
+    #expect(enclosure.type == nil, "the 1,025th attribute is dropped")
   }
 
   /// One start tag with 300,000 attributes (2.4 MB): libxml2 would compare them pair by pair
   /// once the tag had arrived (about 20 s, release build); the parse counts the tag while
-  /// libxml2 gathers it and stops before.
-  @Test func aHugeStartTagEndsFastWithXMLFailure() {
-    var bytes = Array("<rss version=\"2.0\"><channel><title>T</title><item><enclosure ".utf8)
+  /// libxml2 gathers it, drops the rest of it, and reads on.
+  @Test(arguments: [65_536, 4096, 1_000_000, 3_000_000])
+  func aHugeStartTagIsCutFastAndTheDocumentReadsOn(chunk: Int) {
+    var bytes = Array(
+      "<rss version=\"2.0\"><channel><title>T</title><item><enclosure url=\"http://e/a\" ".utf8)
     for index in 0..<300_000 { bytes += Array("a\(index)=\"1\" ".utf8) }
-    bytes += Array("/></item></channel></rss>".utf8)
+    bytes += Array(
+      "/><title>one</title></item><item><title>two</title></item></channel></rss>".utf8)
     let clock = ContinuousClock()
     var outcome: ParseOutcome?
     let elapsed = clock.measure {
-      outcome = parse(bytes, chunkSizes: Array(repeating: 65_536, count: bytes.count / 65_536 + 1))
+      outcome = parse(bytes, chunkSizes: Array(repeating: chunk, count: bytes.count / chunk + 1))
     }
-    #expect(outcome?.result.failure?.message == "an element with more than 1000 attributes")
+    #expect(outcome?.result.failure == nil)
+    #expect(outcome?.result.wellformed == false)
+    #expect(outcome?.items.map(\.title) == ["one", "two"])
+    #expect(outcome?.items.first?.enclosures.map(\.url) == ["http://e/a"])
     #expect(elapsed < .seconds(5))
+  }
+
+  /// The tag is cut wherever the bytes libxml2 holds end: inside a name (which may be the start
+  /// of one the tag has), after it, after `=`, inside a quoted value, between attributes;
+  /// libxml2 gets what completes it, and the element and the items after it are read.
+  @Test(arguments: 0..<23)
+  func aCutAnywhereInsideTheTagIsCompleted(offset: Int) {
+    var bytes = Array(
+      "<rss version=\"2.0\"><channel><item><title>one</title><enclosure url=\"http://e/a\" ".utf8)
+    for index in 0..<3000 { bytes += Array("a\(index)=\"1\" ".utf8) }
+    let tail = Array(" a12345 = \"v>'x\" b=\"2\"".utf8)
+    let head = bytes.count + offset
+    bytes += tail
+    bytes += Array("/></item><item><title>two</title></item></channel></rss>".utf8)
+    // The first push ends inside the tail: there the tag is counted and cut.
+    let outcome = parse(bytes, chunkSizes: [head, 7])
+    #expect(outcome.result.failure == nil, "cut at \(offset)")
+    #expect(outcome.items.map(\.title) == ["one", "two"], "cut at \(offset)")
   }
 
   @Test func stoppedParserIgnoresFurtherChunks() {

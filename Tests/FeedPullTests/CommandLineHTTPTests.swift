@@ -110,3 +110,53 @@ import Testing
     #expect(result.peakMemoryBytes < 64 << 20, "peak \(result.peakMemoryBytes >> 20) MiB")
   }
 }
+
+/// `--html` end to end: the option, and the document's base over HTTP.
+@Suite struct HTMLOptionTests {
+  static let feed = """
+    <rss version="2.0"><channel><title>t</title><item><title>i</title>
+    <description>&lt;p onclick="x()"&gt;Hi &lt;a href="rel/page"&gt;there&lt;/a&gt;&lt;script&gt;s()&lt;/script&gt;&lt;/p&gt;</description>
+    </item></channel></rss>
+    """
+
+  /// Relative links inside markup resolve against `Content-Location` (itself resolved against
+  /// the final URL), else the final URL; the record's `url` stays the final URL.
+  @Test func contentLocationIsTheBase() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/plain/feed": .ok(Self.feed),
+      "/moved/feed": .ok(Self.feed, headers: [("Content-Location", "/elsewhere/feed.xml")]),
+      "/unsafe/feed": .ok(Self.feed, headers: [("Content-Location", "javascript:x")]),
+    ])
+    func summary(_ path: String) throws -> String? {
+      let result = try FeedpullProcess.run(["-f", "jsonl", server.url(path)])
+      #expect(result.status == 0)
+      return result.records.first { $0["type"] as? String == "item" }?["summary"] as? String
+    }
+    let origin = server.url("")
+    #expect(
+      try summary("/plain/feed") == #"<p>Hi <a href="\#(origin)/plain/rel/page">there</a></p>"#)
+    #expect(
+      try summary("/moved/feed") == #"<p>Hi <a href="\#(origin)/elsewhere/rel/page">there</a></p>"#)
+    #expect(
+      try summary("/unsafe/feed") == #"<p>Hi <a href="\#(origin)/unsafe/rel/page">there</a></p>"#)
+  }
+
+  @Test func eachModeWritesItsOwnForm() throws {
+    let server = try LoopbackHTTPServer(routes: ["/feed": .ok(Self.feed)])
+    var summaries: [String: (String?, String?)] = [:]
+    for mode in ["safe", "raw", "text"] {
+      let result = try FeedpullProcess.run(["-f", "jsonl", "--html", mode, server.url("/feed")])
+      #expect(result.status == 0)
+      let item = result.records.first { $0["type"] as? String == "item" }
+      summaries[mode] = (item?["summary"] as? String, item?["summary_type"] as? String)
+    }
+    #expect(summaries["raw"]?.0?.contains("<script>") == true)
+    #expect(summaries["raw"]?.1 == "text/html")
+    #expect(summaries["safe"]?.1 == "text/html")
+    #expect(summaries["text"]?.0 == "Hi there")
+    #expect(summaries["text"]?.1 == "text/plain")
+    let bad = try FeedpullProcess.run(["--html", "strip", server.url("/feed")])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("--html needs one of safe, raw, text"), "\(bad.stderr)")
+  }
+}

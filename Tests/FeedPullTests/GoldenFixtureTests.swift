@@ -11,7 +11,9 @@ import Testing
   func matchesGolden(_ fixture: String) throws {
     let path = RepositoryPaths.fixtures.appendingPathComponent(fixture).path
     let collector = PullRecordCollector()
-    let puller = try FeedPuller(configuration: .forLoopbackTests)
+    var configuration = FeedPuller.Configuration.forLoopbackTests
+    configuration.html = Self.htmlMode(of: fixture)
+    let puller = try FeedPuller(configuration: configuration)
     puller.pull([PullSource(path)], into: collector)
     puller.syncShutdown()
     let actual = GoldenFixtures.normalized(collector.records.map(JSONLinesEncoding.line))
@@ -24,5 +26,13 @@ import Testing
     let expected = try String(contentsOf: goldenURL, encoding: .utf8)
     #expect(
       actual == expected, "\(fixture): regenerate with FEEDPULL_REGENERATE_GOLDEN=1 if intended")
+  }
+
+  /// `case.html-text.xml` is read with `--html text`, `case.html-raw.xml` with `--html raw`;
+  /// every other fixture with the default, `safe`.
+  static func htmlMode(of fixture: String) -> HTMLMode {
+    if fixture.contains(".html-text.") { return .text }
+    if fixture.contains(".html-raw.") { return .raw }
+    return .safe
   }
 }

@@ -169,4 +169,50 @@ import Testing
     #expect(endRecord(result.stdout)?["items"] as? Int == 2)
     #expect(endRecord(result.stdout)?["wellformed"] as? Bool == false)
   }
+
+  /// 505 nested unknown elements in an item (within the nesting limit of 512): every record stays within 64
+  /// levels of JSON, the deepest text is kept in the value of the deepest element written,
+  /// and the record says it was truncated.
+  @Test func deepExtensionsStayWithinSixtyFourLevelsOfJSON() throws {
+    let depth = 505
+    let open = (0..<depth).map { "<x:e\($0 % 3) n=\"\($0)\">" }.joined()
+    let close = (0..<depth).reversed().map { "</x:e\($0 % 3)>" }.joined()
+    let file = try write(
+      "<rss version=\"2.0\" xmlns:x=\"http://x.example/\"><channel><item><title>deep</title>"
+        + open + "bottom" + close + "</item><item><title>after</title></item></channel></rss>")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try FeedpullProcess.run(["-f", "jsonl", file.path])
+    #expect(result.status == 0)
+    for line in result.stdout.split(separator: "\n") {
+      var level = 0
+      var deepest = 0
+      var inString = false
+      var escaped = false
+      for byte in line.utf8 {
+        if inString {
+          if escaped {
+            escaped = false
+          } else if byte == UInt8(ascii: "\\") {
+            escaped = true
+          } else if byte == UInt8(ascii: "\"") {
+            inString = false
+          }
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          level += 1
+          deepest = max(deepest, level)
+        case UInt8(ascii: "}"), UInt8(ascii: "]"): level -= 1
+        default: break
+        }
+      }
+      #expect(deepest <= 64, "\(deepest) levels")
+    }
+    let items = records(result.stdout).filter { $0["type"] as? String == "item" }
+    #expect(items.map { $0["title"] as? String } == ["deep", "after"])
+    #expect(items.first?["extensions_truncated"] as? Bool == true)
+    #expect(result.stdout.contains("\"value\":\"bottom\""))
+  }
 }

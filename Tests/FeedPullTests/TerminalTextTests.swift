@@ -32,6 +32,13 @@ import Testing
     }
   }
 
+  @Test func aTitleTypedHTMLIsShownAsText() {
+    #expect(
+      TerminalText.plain("A <b>bold</b> &amp; \u{1B}[2Jtitle", type: "text/html")
+        == "A bold & [2Jtitle")
+    #expect(TerminalText.plain("A <b>x</b>", type: "text/plain") == "A <b>x</b>")
+  }
+
   /// A source's name and a server's message reach stderr as text only.
   @Test func stderrLinesCarryNoControl() throws {
     let source = "/nonexistent/\u{1B}[2J\u{1B}]0;title\u{7}\u{9B}feed\u{202E}.xml"

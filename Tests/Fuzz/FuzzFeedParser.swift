@@ -67,7 +67,29 @@ public func fuzzFeedParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   }
 
   _ = FeedDateParser.parse(String(decoding: document.prefix(64), as: UTF8.self))
+  fuzzHTML(document.assumingMemoryBound(to: UInt8.self))
   return 0
+}
+
+/// The document as the HTML of a field: the sanitizer's output must be safe as it is (a second
+/// pass changes nothing) and keep no `<script`; the text renderer must end; both on any bytes.
+private func fuzzHTML(_ html: UnsafeBufferPointer<UInt8>) {
+  var sanitizer = HTMLSanitizer()
+  for flavour in [HTMLSanitizer.Flavour.html, .xhtml] {
+    guard let once = sanitizer.sanitize(html, base: "http://example.com/a/b", flavour: flavour)
+    else { continue }
+    let twice = once.withUnsafeBufferPointer {
+      sanitizer.sanitize($0, base: "http://example.com/a/b", flavour: flavour)
+    }
+    if twice != nil {
+      fputs("once:  \(String(decoding: once, as: UTF8.self))\n", stderr)
+      fputs("twice: \(String(decoding: twice!, as: UTF8.self))\n", stderr)
+      preconditionFailure("sanitized HTML changed when sanitized again")
+    }
+    once.withUnsafeBufferPointer { checkSafe($0) }
+  }
+  var renderer = HTMLTextRenderer()
+  _ = renderer.render(html)
 }
 
 private func parseDocument(
@@ -104,4 +126,31 @@ private func parse(
   // `finish` may hand over the channel: read `events` after it.
   let result = parser.finish()
   return (events, result)
+}
+
+/// Sanitized HTML, read again: no `script` or `style` tag, no URI attribute with an
+/// unacceptable scheme.
+private func checkSafe(_ html: UnsafeBufferPointer<UInt8>) {
+  var storage: [HTMLTokenizer.Attribute] = []
+  var tokenizer = HTMLTokenizer(html, reusing: &storage)
+  while let token = tokenizer.next() {
+    guard case .startTag(let name, _, _) = token else { continue }
+    let tag = String(decoding: UnsafeBufferPointer(rebasing: html[name]), as: UTF8.self)
+    precondition(
+      !["script", "style", "applet", "iframe"].contains(tag.lowercased()), "kept \(tag)")
+    for attribute in tokenizer.attributes {
+      guard let value = attribute.value else { continue }
+      let attributeName = String(
+        decoding: UnsafeBufferPointer(rebasing: html[attribute.name]), as: UTF8.self)
+      guard ["href", "src", "xlink:href", "action", "poster", "background"].contains(attributeName)
+      else { continue }
+      let decoded = HTMLPlainText.render(
+        String(decoding: UnsafeBufferPointer(rebasing: html[value]), as: UTF8.self))
+      var bytes = Array(decoded.utf8)
+      let acceptable = bytes.withUnsafeMutableBufferPointer {
+        URISchemes.isAcceptable(UnsafeBufferPointer($0))
+      }
+      precondition(acceptable, "kept \(attributeName)=\(decoded)")
+    }
+  }
 }

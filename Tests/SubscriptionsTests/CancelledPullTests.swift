@@ -5,10 +5,10 @@ import Subscriptions
 import TestSupport
 import Testing
 
-/// Cancelling a pull with state: every source gets its `end`, queued ones are not requested,
+/// Stopping a pass with state: every source gets its `end`, queued ones are not requested,
 /// and cancelled sources stay due.
 @Suite struct CancelledPullTests {
-  @Test func cancelEndsStartedAndQueuedSourcesAndTheyStayDue() throws {
+  @Test func stopEndsStartedAndQueuedSourcesAndTheyStayDue() async throws {
     let server = try LoopbackHTTPServer(routes: [
       "/stall": HTTPScript(
         framing: .chunked,
@@ -19,28 +19,27 @@ import Testing
     var options = FeedPuller.Configuration.forLoopbackTests
     options.maxConcurrentTransfers = 1
     let puller = try FeedPuller(configuration: options)
-    defer { puller.syncShutdown() }
-    let now: Int64 = 1_796_126_400
-    let pull = SubscribedPull(
-      store: store, puller: puller, options: SubscriptionPullOptions(), clock: { now })
+    let now: Duration = .seconds(1_796_126_400)
+    var configuration = SubscriptionRun.Configuration(sources: .named(sources))
+    configuration.clock = .fixed(at: now)
     let collector = PullRecordCollector()
-    let result = TSanVisibleMutex<SubscribedPull.Result?>(nil)
-    let finished = EventLatch()
-    Thread {
-      let outcome = try? pull.run(sources, into: collector)
-      result.withLock { $0 = outcome }
-      finished.signal()
-    }.start()
-    #expect(server.requestsReceived.wait(for: 1, timeout: 30))
-    pull.cancel()
-    #expect(finished.wait(timeout: 30))
-    let ends = result.withLock { $0 }?.ends ?? []
+    let run = SubscriptionRun(
+      store: store, puller: puller, configuration: configuration, into: collector)
+    run.start()
+    #expect(await server.requestsReceived.waitAsync(for: 1, timeout: 30))
+    run.stop()
+    let summary = await run.finished()
+    await puller.shutdown()
+    let ends = collector.records.compactMap { record -> EndRecord? in
+      if case .end(let end) = record { end } else { nil }
+    }
     #expect(ends.count == 6)
+    #expect(summary.ends == 6)
     #expect(ends.allSatisfy { $0.error?.kind == .cancelled })
     // One job, a window of two: the other four were never requested.
     #expect(server.requests.count <= 2)
     for source in sources {
-      #expect((try store.state(of: source)?.nextCheckAt ?? 0) <= now, "\(source) stays due")
+      #expect((try store.state(of: source)?.nextCheckAt ?? .zero) <= now, "\(source) stays due")
     }
   }
 }

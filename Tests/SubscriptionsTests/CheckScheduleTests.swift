@@ -18,7 +18,7 @@ struct SplitMix64: RandomNumberGenerator {
 /// The schedule as a table: a fixed clock, jitter drawn from a seeded generator, no sockets.
 @Suite struct CheckScheduleTests {
   /// 2026-12-01T12:00:00Z, a Tuesday.
-  static let now: Int64 = 1_796_126_400
+  static let now: Duration = .seconds(1_796_126_400)
   static let options = ScheduleOptions()
 
   static func decide(
@@ -58,10 +58,11 @@ struct SplitMix64: RandomNumberGenerator {
       name: "RSS ttl 120 minutes", observed: ok { $0.feedSchedule = hints { $0.ttlMinutes = 120 } },
       interval: 7200, reason: .ttl),
     Row(
-      name: "Cache-Control max-age 2 hours", observed: ok { $0.cacheMaxAge = 7200 },
+      name: "Cache-Control max-age 2 hours", observed: ok { $0.cacheMaxAge = .seconds(7200) },
       interval: 7200, reason: .cacheControl),
     Row(
-      name: "Expires in 3 hours", observed: ok { $0.expiresAfter = 10_800 }, interval: 10_800,
+      name: "Expires in 3 hours", observed: ok { $0.expiresAfter = .seconds(10_800) },
+      interval: 10_800,
       reason: .expires),
     Row(
       name: "sy:updatePeriod daily, frequency 2",
@@ -74,11 +75,11 @@ struct SplitMix64: RandomNumberGenerator {
     Row(
       name: "the largest hint wins",
       observed: ok {
-        $0.cacheMaxAge = 1800
+        $0.cacheMaxAge = .seconds(1800)
         $0.feedSchedule = hints { $0.ttlMinutes = 180 }
       }, interval: 10_800, reason: .ttl),
     Row(
-      name: "max-age 60 s clamped up to 15 minutes", observed: ok { $0.cacheMaxAge = 60 },
+      name: "max-age 60 s clamped up to 15 minutes", observed: ok { $0.cacheMaxAge = .seconds(60) },
       interval: 900, reason: .cacheControl),
     Row(
       name: "updatePeriod yearly clamped down to 24 hours",
@@ -97,13 +98,13 @@ struct SplitMix64: RandomNumberGenerator {
 
   static func stateWithItems(every gap: Int64) -> SubscriptionState {
     var state = SubscriptionState(source: "s")
-    state.newItemTimes = (0..<8).map { now - Int64($0) * gap }.reversed()
+    state.newItemTimes = (0..<8).map { now - .seconds(Int64($0) * gap) }.reversed()
     return state
   }
 
   @Test(arguments: rows) func healthySources(_ row: Row) {
     let decision = Self.decide(row.observed, state: row.state)
-    #expect(decision.nextCheckAt - Self.now == row.interval)
+    #expect(decision.nextCheckAt - Self.now == .seconds(row.interval))
     #expect(decision.reason == row.reason)
     #expect(decision.errorsInRow == 0)
     #expect(decision.hostHoldUntil == nil)
@@ -117,11 +118,11 @@ struct SplitMix64: RandomNumberGenerator {
 
   @Test func customClampsApply() {
     var options = ScheduleOptions()
-    options.minInterval = 2 * 3600
-    options.maxInterval = 4 * 3600
-    #expect(Self.decide(Self.ok(), options: options).nextCheckAt - Self.now == 2 * 3600)
-    let long = Self.ok { $0.cacheMaxAge = 86_400 }
-    #expect(Self.decide(long, options: options).nextCheckAt - Self.now == 4 * 3600)
+    options.minInterval = .seconds(2 * 3600)
+    options.maxInterval = .seconds(4 * 3600)
+    #expect(Self.decide(Self.ok(), options: options).nextCheckAt - Self.now == .seconds(2 * 3600))
+    let long = Self.ok { $0.cacheMaxAge = .seconds(86_400) }
+    #expect(Self.decide(long, options: options).nextCheckAt - Self.now == .seconds(4 * 3600))
   }
 
   @Test func errorsBackOffExponentiallyWithJitterUpToTheMaximum() {
@@ -134,7 +135,7 @@ struct SplitMix64: RandomNumberGenerator {
       #expect(decision.errorsInRow == step)
       #expect(decision.reason == .errorBackoff)
       let base = min(3600 * Int64(1 << (step - 1)), 86_400)
-      let delay = decision.nextCheckAt - Self.now
+      let delay = (decision.nextCheckAt - Self.now).wholeSeconds
       #expect(delay >= base * 9 / 10 && delay <= min(base * 11 / 10, 86_400), "step \(step)")
       #expect(base >= previousBase)
       previousBase = base
@@ -145,7 +146,9 @@ struct SplitMix64: RandomNumberGenerator {
   @Test func jitterStaysWithinTenPercentAndVaries() {
     var failed = PullObservation()
     failed.failed = true
-    let delays = (0..<200).map { Self.decide(failed, seed: UInt64($0)).nextCheckAt - Self.now }
+    let delays = (0..<200).map {
+      (Self.decide(failed, seed: UInt64($0)).nextCheckAt - Self.now).wholeSeconds
+    }
     #expect(delays.allSatisfy { $0 >= 3240 && $0 <= 3960 })
     #expect(Set(delays).count > 50)
   }
@@ -157,7 +160,7 @@ struct SplitMix64: RandomNumberGenerator {
     for (jitter, delay) in [(0.5, 3240), (0.9, 3240), (1.0, 3600), (1.1, 3960), (3.0, 3960)] {
       let decision = CheckSchedule.next(
         state: state, observed: failed, now: Self.now, options: Self.options, jitter: jitter)
-      #expect(decision.nextCheckAt - Self.now == Int64(delay), "jitter \(jitter)")
+      #expect(decision.nextCheckAt - Self.now == .seconds(delay), "jitter \(jitter)")
     }
   }
 
@@ -178,31 +181,31 @@ struct SplitMix64: RandomNumberGenerator {
     state.errorsInRow = 2
     var observed = PullObservation(status: status)
     observed.failed = true
-    observed.retryAfter = 3600
+    observed.retryAfter = .seconds(3600)
     let decision = Self.decide(observed, state: state)
     #expect(decision.errorsInRow == 2)
     #expect(decision.reason == .retryAfter)
-    #expect(decision.hostHoldUntil == Self.now + 3600)
-    #expect(decision.nextCheckAt == Self.now + 3600)
+    #expect(decision.hostHoldUntil == Self.now + .seconds(3600))
+    #expect(decision.nextCheckAt == Self.now + .seconds(3600))
   }
 
   @Test func retryAfterIsHonouredInFullBeyondTheMaximumIntervalUpToSevenDays() {
     var observed = PullObservation(status: 429)
     observed.failed = true
-    observed.retryAfter = 3 * 86_400
-    #expect(Self.decide(observed).hostHoldUntil == Self.now + 3 * 86_400)
-    observed.retryAfter = 30 * 86_400
-    #expect(Self.decide(observed).hostHoldUntil == Self.now + 7 * 86_400)
-    #expect(Self.decide(observed).nextCheckAt == Self.now + 7 * 86_400)
+    observed.retryAfter = .seconds(3 * 86_400)
+    #expect(Self.decide(observed).hostHoldUntil == Self.now + .seconds(3 * 86_400))
+    observed.retryAfter = .seconds(30 * 86_400)
+    #expect(Self.decide(observed).hostHoldUntil == Self.now + .seconds(7 * 86_400))
+    #expect(Self.decide(observed).nextCheckAt == Self.now + .seconds(7 * 86_400))
   }
 
   @Test func aShortRetryAfterStillWaitsTheMinimumInterval() {
     var observed = PullObservation(status: 503)
     observed.failed = true
-    observed.retryAfter = 30
+    observed.retryAfter = .seconds(30)
     let decision = Self.decide(observed)
-    #expect(decision.hostHoldUntil == Self.now + 30)
-    #expect(decision.nextCheckAt == Self.now + 900)
+    #expect(decision.hostHoldUntil == Self.now + .seconds(30))
+    #expect(decision.nextCheckAt == Self.now + .seconds(900))
   }
 
   @Test func goneMarksTheSource() {
@@ -218,7 +221,7 @@ struct SplitMix64: RandomNumberGenerator {
     let observed = Self.ok { $0.feedSchedule = Self.hints { $0.skipHours = [13, 14, 15] } }
     let decision = Self.decide(observed)
     #expect(decision.reason == .skipHours)
-    #expect(decision.nextCheckAt == Self.now + 4 * 3600)
+    #expect(decision.nextCheckAt == Self.now + .seconds(4 * 3600))
   }
 
   @Test func skipDaysPushTheCheckToTheNextDay() {
@@ -226,7 +229,7 @@ struct SplitMix64: RandomNumberGenerator {
     let observed = Self.ok { $0.feedSchedule = Self.hints { $0.skipDays = [2] } }
     let decision = Self.decide(observed)
     #expect(decision.reason == .skipHours)
-    #expect(decision.nextCheckAt == Self.now + 12 * 3600)
+    #expect(decision.nextCheckAt == Self.now + .seconds(12 * 3600))
   }
 
   @Test func aCancelledSourceStaysDue() {

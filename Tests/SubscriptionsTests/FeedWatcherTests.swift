@@ -9,8 +9,8 @@ import Testing
 @Suite struct FeedWatcherTests {
   static var shortIntervals: SubscriptionPullOptions {
     var options = SubscriptionPullOptions()
-    options.schedule.minInterval = 1
-    options.schedule.maxInterval = 2
+    options.schedule.minInterval = .seconds(1)
+    options.schedule.maxInterval = .seconds(2)
     return options
   }
 
@@ -19,7 +19,7 @@ import Testing
     let server = try LoopbackHTTPServer(routes: [:], responder: feeds.script)
     let puller = try FeedPuller(configuration: .forLoopbackTests)
     let store = MemorySubscriptionStore()
-    let watcher = try FeedWatcher(
+    let watcher = FeedWatcher(
       store: store, puller: puller, sources: [server.url("/a")], options: Self.shortIntervals)
     let consumer = Task {
       var titles: [String] = []
@@ -27,7 +27,7 @@ import Testing
         guard case .item(let item) = record else { continue }
         titles.append("\(item.item.title ?? "?"):\(item.status?.rawValue ?? "-")")
         if item.item.title == "a1" {
-          try? watcher.add([server.url("/b")])
+          watcher.add([server.url("/b")])
           feeds.publish("a2", on: "/a")
         }
         if titles.count == 3 { break }
@@ -60,7 +60,7 @@ import Testing
     var configuration = FeedPuller.Configuration.forLoopbackTests
     configuration.maxConcurrentTransfers = 1
     let puller = try FeedPuller(configuration: configuration)
-    let watcher = try FeedWatcher(
+    let watcher = FeedWatcher(
       store: MemorySubscriptionStore(), puller: puller, sources: paths.map { server.url($0) },
       options: Self.shortIntervals, bufferLimit: 2)
     // One pull writes three records (feed, item, end): past the limit of two, the watch waits.
@@ -95,7 +95,7 @@ import Testing
     }
     // As in the README: the SQLite store.
     let store = try SQLiteSubscriptionStore(path: path)
-    let watcher = try FeedWatcher(store: store, puller: puller, sources: [server.url("/stall")])
+    let watcher = FeedWatcher(store: store, puller: puller, sources: [server.url("/stall")])
     let consumer = Task {
       var ends: [EndRecord] = []
       for await record in watcher {

@@ -21,7 +21,7 @@ import Testing
     _ items: [FeedItem], after remembered: [RememberedItem] = [], mode: IdentityMode = .id,
     number: Int = 1
   ) -> ([ItemStatus], [RememberedItem], IdentityMode) {
-    var matcher = ItemMatcher(mode: mode, remembered: remembered, pull: number, now: 1000)
+    var matcher = ItemMatcher(mode: mode, remembered: remembered, pull: number, now: .seconds(1000))
     let statuses = items.map { matcher.classify($0) }
     return (statuses, merge(remembered, matcher.seenThisPull), matcher.nextMode)
   }

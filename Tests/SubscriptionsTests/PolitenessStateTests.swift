@@ -37,7 +37,8 @@ import Testing
     let deferred = later.end(of: other)
     #expect((deferred?["error"] as? [String: Any])?["kind"] as? String == "deferred")
     #expect(deferred?["next_check_at"] as? String == "2026-12-01T13:00:00Z")
-    #expect(later.end(of: limited) == nil, "not due: it waits an hour")
+    #expect(later.end(of: limited)?["skipped"] as? String == "not_due", "it waits an hour")
+    #expect(later.end(of: limited)?["next_check_at"] as? String == "2026-12-01T13:00:00Z")
     #expect(later.end(of: elsewhere)?["ok"] as? Bool == true)
 
     let forced = try state.run(["--due", "--force", limited, other, elsewhere], now: Self.now + 20)
@@ -105,11 +106,29 @@ import Testing
     let state = StateRun()
     defer { state.remove() }
     _ = try state.run(["--due", url], now: Self.now)
-    let early = try state.run(["--due", url], now: Self.now + 600)
-    #expect(early.records("end").isEmpty)
+    let early = try state.run(["--due", "-v", url], now: Self.now + 600)
+    // Named and not due: one `end` that says so and until when, and a line with `-v`.
+    #expect(early.records("end").count == 1)
+    #expect(early.end(of: url)?["ok"] as? Bool == true)
+    #expect(early.end(of: url)?["skipped"] as? String == "not_due")
+    #expect(early.end(of: url)?["next_check_at"] as? String == "2026-12-01T13:00:00Z")
+    #expect(early.end(of: url)?["next_check_reason"] as? String == "default")
+    #expect(early.stderr.contains("not due until 2026-12-01T13:00:00Z"), "\(early.stderr)")
+    #expect(early.records("item").isEmpty)
     #expect(early.status == 0)
     _ = try state.run(["--due", url], now: Self.now + 3600)
     #expect(server.requests.count == 2)
+  }
+
+  @Test func dueAloneWritesNothingForSourcesNotDue() throws {
+    let server = try LoopbackHTTPServer(routes: ["/a": .ok(subscribedFeed(["a"]))])
+    let state = StateRun()
+    defer { state.remove() }
+    _ = try state.run([server.url("/a")], now: Self.now)
+    let due = try state.run(["--due"], now: Self.now + 600)
+    #expect(due.status == 0, "\(due.stderr)")
+    #expect(due.stdout.isEmpty)
+    #expect(server.requests.count == 1)
   }
 
   @Test func dueAloneTakesTheStateAsTheList() throws {

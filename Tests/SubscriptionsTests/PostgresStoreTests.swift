@@ -5,52 +5,11 @@ import Testing
 
 @testable import Subscriptions
 
-/// What only a shared store does: leases that keep two workers off one source, leases that
-/// expire, a schema version shared by every worker, and a database that goes away and comes
-/// back. Against a real PostgreSQL server (`PostgresCluster`).
+/// What only the PostgreSQL store does (its leases are in `LeasingStoreSuite`, with SQLite's): a
+/// schema version shared by every worker and migrated from the JSON state of version 2, host
+/// starts spaced across workers, a database that goes away and comes back. Against a real
+/// PostgreSQL server (`PostgresCluster`).
 @Suite struct PostgresStoreTests {
-  @Test func twoWorkersClaimingAtOnceNeverGetTheSameSource() throws {
-    let uri = try PostgresCluster.start().freshDatabase()
-    let first = try PostgresSubscriptionStore(uri: uri)
-    let second = try PostgresSubscriptionStore(uri: uri)
-    let sources = (0..<500).map { "http://example.com/\($0)" }
-    try first.register(sources)
-    let claims = TSanVisibleClaims()
-    DispatchQueue.concurrentPerform(iterations: 2) { worker in
-      let store = worker == 0 ? first : second
-      while let batch = try? store.claimDue(now: 10, limit: 7), !batch.isEmpty {
-        claims.add(worker, batch.map(\.source))
-      }
-    }
-    let (zero, one) = claims.both
-    #expect(Set(zero).isDisjoint(with: one))
-    #expect((zero + one).sorted() == sources.sorted())
-    #expect(zero.count + one.count == sources.count)
-  }
-
-  @Test func aLeaseKeepsOthersOffUntilItExpiresOrTheSourceIsRecorded() throws {
-    let uri = try PostgresCluster.start().freshDatabase()
-    let holder = try PostgresSubscriptionStore(uri: uri, lease: 300)
-    let other = try PostgresSubscriptionStore(uri: uri)
-    try holder.register(["a", "b"])
-    #expect(try holder.claimDue(now: 10, limit: 10).map(\.source) == ["a", "b"])
-    #expect(try other.claimDue(now: 10, limit: 10).isEmpty)
-    var state = SubscriptionState(source: "a")
-    state.nextCheckAt = 5
-    try holder.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 10))
-    // Recorded: the lease is given back, and "a" is due again for anyone.
-    #expect(try other.claimDue(now: 10, limit: 10).map(\.source) == ["a"])
-    try holder.releaseLeases(of: ["b"])
-    #expect(try other.claimDue(now: 10, limit: 10).map(\.source) == ["b"])
-
-    // A worker that died: its zero-second lease has already run out.
-    let dead = try PostgresSubscriptionStore(uri: uri, lease: 0)
-    try dead.register(["c"])
-    #expect(try dead.claimDue(now: 10, limit: 10).map(\.source) == ["c"])
-    #expect(try other.claimDue(now: 10, limit: 10).map(\.source) == ["c"])
-  }
-
   @Test func theSchemaIsVersionedAndANewerOneIsRefused() throws {
     let cluster = try PostgresCluster.start()
     let uri = try cluster.freshDatabase()
@@ -60,7 +19,7 @@ import Testing
     #expect(
       try cluster.query("SELECT version FROM schema_version", database: database)
         == "\(PostgresSchema.currentVersion)")
-    #expect(PostgresSchema.currentVersion == 2)
+    #expect(PostgresSchema.currentVersion == 3)
     _ = try cluster.query("UPDATE schema_version SET version = 99", database: database)
     #expect {
       _ = try PostgresSubscriptionStore(uri: uri)
@@ -69,40 +28,65 @@ import Testing
     }
   }
 
-  @Test func theEarliestNextCheckCountsLeases() throws {
-    let uri = try PostgresCluster.start().freshDatabase()
-    let store = try PostgresSubscriptionStore(uri: uri, lease: 1000)
-    #expect(try store.earliestNextCheck() == nil)
-    var state = SubscriptionState(source: "a")
-    state.nextCheckAt = 5_000_000_000
-    try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 1))
-    #expect(try store.earliestNextCheck() == 5_000_000_000)
-    try store.register(["b"])
-    #expect(try store.earliestNextCheck() == 0)
-    // Claimed: "b" is this worker's for the lease, on the database's clock.
-    _ = try store.claimDue(now: 10, limit: 1)
-    let leaseEnd = try #require(try store.earliestNextCheck())
-    let now = Int64(Date().timeIntervalSince1970)
-    #expect(leaseEnd >= now + 990 && leaseEnd <= now + 1010)
-  }
-
   @Test func hostStartsAreSpacedAcrossWorkers() throws {
     let uri = try PostgresCluster.start().freshDatabase()
     let first = try PostgresSubscriptionStore(uri: uri)
     let second = try PostgresSubscriptionStore(uri: uri)
+    let spacing = Duration.seconds(10)
     let waits = [
-      try first.reserveStart(host: "example.com", spacing: 10),
-      try second.reserveStart(host: "example.com", spacing: 10),
-      try first.reserveStart(host: "example.com", spacing: 10),
-      try second.reserveStart(host: "other.org", spacing: 10),
+      try first.reserveStart(host: "example.com", spacing: spacing),
+      try second.reserveStart(host: "example.com", spacing: spacing),
+      try first.reserveStart(host: "example.com", spacing: spacing),
+      try second.reserveStart(host: "other.org", spacing: spacing),
     ]
-    #expect(waits[0] == 0)
-    #expect(waits[1] > 9 && waits[1] <= 10)
-    #expect(waits[2] > 19 && waits[2] <= 20)
-    #expect(waits[3] == 0)
+    #expect(waits[0] == .zero)
+    #expect(waits[1] > .seconds(9) && waits[1] <= .seconds(10))
+    #expect(waits[2] > .seconds(19) && waits[2] <= .seconds(20))
+    #expect(waits[3] == .zero)
     // The shared delay is not a Retry-After hold.
-    #expect((try first.hostHold("example.com") ?? 0) <= 0)
+    #expect((try first.hostHold("example.com") ?? .zero) <= .zero)
+  }
+
+  @Test func aStateOfVersionTwoIsMigratedToColumns() throws {
+    let cluster = try PostgresCluster.start()
+    let uri = try cluster.freshDatabase()
+    let database = String(uri.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+    _ = try cluster.query(
+      PostgresSchema.migrations[0] + PostgresSchema.migrations[1]
+        + """
+        CREATE TABLE schema_version(version bigint NOT NULL);
+        INSERT INTO schema_version VALUES (2);
+        INSERT INTO sources(source, next_check_at, state) VALUES ('a', 1796130000,
+          '{"source":"a","etag":"\\"v1\\"","bodyDigest":18364758544493064720,
+            "lastCheckAt":1796126400,"nextCheckAt":1796130000,"nextCheckReason":"ttl",
+            "errorsInRow":1,"gone":false,"redirectCount":0,"identityMode":"link","pulls":4,
+            "newItemTimes":[1796000000,1796003600]}'), ('b', 0, NULL);
+        """, database: database)
+    let store = try PostgresSubscriptionStore(uri: uri)
+    var expected = SubscriptionState(source: "a")
+    expected.etag = "\"v1\""
+    expected.bodyDigest = 18_364_758_544_493_064_720
+    expected.lastCheckAt = .seconds(1_796_126_400)
+    expected.nextCheckAt = .seconds(1_796_130_000)
+    expected.nextCheckReason = .ttl
+    expected.errorsInRow = 1
+    expected.identityMode = .link
+    expected.pulls = 4
+    expected.newItemTimes = [.seconds(1_796_000_000), .seconds(1_796_003_600)]
+    #expect(try store.state(of: "a") == expected)
+    #expect(try store.state(of: "b") == SubscriptionState(source: "b"))
+  }
+
+  @Test func aDatabaseWithoutAStateIsNotGivenOneWhenNoneMayBeCreated() throws {
+    let cluster = try PostgresCluster.start()
+    let uri = try cluster.freshDatabase()
+    #expect {
+      _ = try PostgresSubscriptionStore(uri: uri, create: false)
+    } throws: { error in
+      (error as? StoreError)?.kind == .noState
+    }
+    let database = String(uri.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+    #expect(try cluster.query("SELECT to_regclass('sources') IS NULL", database: database) == "t")
   }
 
   @Test func aPasswordNeverReachesAMessage() {
@@ -134,27 +118,15 @@ import Testing
     }
     try cluster.startServer()
     #expect(try store.state(of: "a") == SubscriptionState(source: "a"))
-    #expect(try store.claimDue(now: 1, limit: 5).map(\.source) == ["a"])
+    #expect(try store.claimDue(at: .seconds(1), limit: 5).map(\.source) == ["a"])
     // Restarted between two calls: the next call finds the dropped connection, reconnects
     // and runs, with no error for the caller.
     try cluster.stopServer()
     try cluster.startServer()
     var state = SubscriptionState(source: "a")
-    state.nextCheckAt = 100
+    state.nextCheckAt = .seconds(100)
     try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 1))
+      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: .seconds(1)))
     #expect(try store.state(of: "a") == state)
   }
-}
-
-/// What each of two claiming threads got.
-private final class TSanVisibleClaims: @unchecked Sendable {
-  private let lock = NSLock()
-  private var claims: [[String]] = [[], []]
-
-  func add(_ worker: Int, _ sources: [String]) {
-    lock.withLock { claims[worker] += sources }
-  }
-
-  var both: ([String], [String]) { lock.withLock { (claims[0], claims[1]) } }
 }

@@ -6,27 +6,36 @@ import Testing
 
 /// The README's embedding example with state, kept in step with it by hand.
 @Suite struct ReadmeSubscriptionExampleTests {
-  @Test(arguments: [false, true]) func subscriptionExample(inMemory: Bool) throws {
+  @Test(arguments: [false, true]) func subscriptionExample(inMemory: Bool) async throws {
     let path = TemporaryState.path()
     let store: any SubscriptionStore =
-      inMemory ? MemorySubscriptionStore() : try SQLiteSubscriptionStore(path: path)
-    var options = SubscriptionPullOptions()
-    options.onlyDue = true
+      inMemory ? MemorySubscriptionStore() : try StoreLocation(path).open()
     let puller = try FeedPuller()
-    let pull = SubscribedPull(store: store, puller: puller, options: options) {
-      Int64(Date().timeIntervalSince1970)
-    }
     let feed = RepositoryPaths.feeds.path + "/rss20.xml"
+    var configuration = SubscriptionRun.Configuration(sources: .named([feed]))
+    configuration.options.onlyDue = true
     let first = PullRecordCollector()
-    let result = try pull.run([feed], into: first)
+    let run = SubscriptionRun(
+      store: store, puller: puller, configuration: configuration, into: first)
+    run.start()
+    let summary = await run.finished()
     let again = PullRecordCollector()
-    let second = try pull.run([feed], into: again)
-    puller.syncShutdown()
-    #expect(result.ends.count == 1)
-    #expect((result.ends.first?.newItems ?? 0) > 0)
+    let second = SubscriptionRun(
+      store: store, puller: puller, configuration: configuration, into: again)
+    second.start()
+    _ = await second.finished()
+    await puller.shutdown()
+    #expect(summary.succeeded)
+    let ends = first.records.compactMap { record -> EndRecord? in
+      if case .end(let end) = record { end } else { nil }
+    }
+    #expect(ends.count == 1)
+    #expect((ends.first?.subscription?.newItems ?? 0) > 0)
     #expect(first.records.contains { if case .item = $0 { true } else { false } })
-    // Not due again yet: nothing pulled, nothing written.
-    #expect(second.ends.isEmpty)
-    #expect(again.records.isEmpty)
+    // Not due again yet: nothing pulled, one `end` that says so.
+    #expect(again.records.count == 1)
+    guard case .end(let skipped) = again.records.first else { return }
+    #expect(skipped.ok)
+    #expect(skipped.subscription?.skipped == .notDue)
   }
 }

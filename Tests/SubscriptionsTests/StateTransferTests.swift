@@ -12,9 +12,9 @@ import Testing
     state.etag = "\"abc\""
     state.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
     state.bodyDigest = 0xFEDC_BA98_7654_3210
-    state.lastCheckAt = 1_700_000_000
-    state.lastUnconditionalAt = 1_699_990_000
-    state.nextCheckAt = 1_700_003_600
+    state.lastCheckAt = .seconds(1_700_000_000)
+    state.lastUnconditionalAt = .seconds(1_699_990_000)
+    state.nextCheckAt = .seconds(1_700_003_600)
     state.nextCheckReason = .cacheControl
     state.errorsInRow = 2
     state.gone = true
@@ -23,13 +23,13 @@ import Testing
     state.movedTo = "https://example.com/moved.xml"
     state.identityMode = .link
     state.pulls = 7
-    state.newItemTimes = [1_699_000_000, 1_699_500_000]
+    state.newItemTimes = [.seconds(1_699_000_000), .seconds(1_699_500_000)]
     let items = [
       RememberedItem(
         key: -1, idKey: nil, linkKey: Int64.min, contentKey: Int64.max, fingerprint: 42,
-        lastSeenAt: 1_700_000_000, lastPull: 7),
+        lastSeenAt: .seconds(1_700_000_000), lastPull: 7),
       RememberedItem(
-        key: 5, idKey: 6, linkKey: nil, contentKey: 7, fingerprint: -8, lastSeenAt: 1_600_000_000,
+        key: 5, idKey: 6, linkKey: nil, contentKey: 7, fingerprint: -8, lastSeenAt: .seconds(1_600_000_000),
         lastPull: 3, gone: true),
     ]
     return (state, items)
@@ -45,7 +45,7 @@ import Testing
     let (state, items) = Self.fullState()
     let store = MemorySubscriptionStore()
     try store.record(
-      PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: 0))
+      PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: .zero))
     let lines = try exportLines(store)
     #expect(lines.count == 1)
     let copy = MemorySubscriptionStore()
@@ -63,7 +63,7 @@ import Testing
     let (state, items) = Self.fullState()
     let store = MemorySubscriptionStore()
     try store.record(
-      PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: 0))
+      PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: .zero))
     let line = try #require(try exportLines(store).first)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -99,7 +99,7 @@ import Testing
     let (state, items) = Self.fullState()
     let store = MemorySubscriptionStore()
     try store.record(
-      PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: 0))
+      PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: .zero))
     var fresh = SubscriptionState(source: state.source)
     fresh.pulls = 1
     let replacement = ExportedSubscription(fresh, items: [])
@@ -133,7 +133,7 @@ import Testing
     let (state, items) = Self.fullState()
     let store = MemorySubscriptionStore()
     try store.record(
-      PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: 0))
+      PullOutcome(state: state, seenItems: items, sawWholeFeed: false, hostHold: nil, now: .zero))
     let list = "# mine\n\(state.source) \"tag\"\nhttp://new.example/feed\n"
     let summary = try StateTransfer.importing(Data(list.utf8), name: "urls", into: store)
     #expect(summary.registered == 2)
@@ -156,7 +156,7 @@ import Testing
     var moved = SubscriptionState(source: "https://c.example/old")
     moved.movedTo = "https://c.example/new"
     try store.record(
-      PullOutcome(state: moved, seenItems: [], sawWholeFeed: false, hostHold: nil, now: 0))
+      PullOutcome(state: moved, seenItems: [], sawWholeFeed: false, hostHold: nil, now: .zero))
     let opml = try StateTransfer.opml(store)
     let outlines = OPMLOutlines(Data(opml.utf8))
     #expect(outlines.wellFormed)

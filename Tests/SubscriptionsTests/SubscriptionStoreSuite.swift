@@ -8,8 +8,6 @@ import Testing
 /// factory to `factories` and runs the same suite.
 struct StoreFactory: Sendable, CustomStringConvertible {
   var description: String
-  /// A shared store leases what `claimDue` returns: a second claim does not return it again.
-  var leasesClaims = false
   var make: @Sendable () throws -> any SubscriptionStore
 
   static let sqlite = StoreFactory(description: "SQLite") {
@@ -19,7 +17,7 @@ struct StoreFactory: Sendable, CustomStringConvertible {
   static let memory = StoreFactory(description: "memory") { MemorySubscriptionStore() }
 
   /// A fresh database on the test process's PostgreSQL cluster.
-  static let postgres = StoreFactory(description: "PostgreSQL", leasesClaims: true) {
+  static let postgres = StoreFactory(description: "PostgreSQL") {
     try PostgresSubscriptionStore(uri: try PostgresCluster.start().freshDatabase())
   }
 }
@@ -39,7 +37,14 @@ enum TemporaryState {
   static func item(_ key: Int64, pull: Int, seenAt: Int64) -> RememberedItem {
     RememberedItem(
       key: key, idKey: key, linkKey: key + 1000, contentKey: key + 2000, fingerprint: key,
-      lastSeenAt: seenAt, lastPull: pull)
+      lastSeenAt: .seconds(seenAt), lastPull: pull)
+  }
+
+  static func outcome(
+    _ state: SubscriptionState, items: [RememberedItem] = [], now: Int64 = 100
+  ) -> PullOutcome {
+    PullOutcome(
+      state: state, seenItems: items, sawWholeFeed: true, hostHold: nil, now: .seconds(now))
   }
 
   @Test(arguments: factories) func newSourcesAreDueAndKnownOnesKeepTheirState(
@@ -47,37 +52,41 @@ enum TemporaryState {
   ) throws {
     let store = try factory.make()
     try store.register(["a", "b"])
-    #expect(try store.claimDue(now: 100, limit: 10).map(\.source).sorted() == ["a", "b"])
+    #expect(try store.dueSources(at: .seconds(100), limit: 10).map(\.source) == ["a", "b"])
     var state = SubscriptionState(source: "a")
-    state.nextCheckAt = 500
+    state.nextCheckAt = .seconds(500)
     state.etag = "\"x\""
-    try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 100))
+    state.lastModified = "Tue, 01 Dec 2026 10:00:00 GMT"
+    state.bodyDigest = 0xfedc_ba98_7654_3210
+    state.lastCheckAt = .seconds(90)
+    state.lastUnconditionalAt = .seconds(80)
+    state.nextCheckReason = .itemRate
+    state.errorsInRow = 2
+    state.redirectTarget = "https://example.com/new"
+    state.redirectCount = 2
+    state.movedTo = "https://example.com/moved"
+    state.identityMode = .link
+    state.pulls = 7
+    state.newItemTimes = [.seconds(10), .seconds(20)]
+    try store.record(Self.outcome(state))
     try store.register(["a", "b", "c"])
-    #expect(try store.state(of: "a") == state)
-    if factory.leasesClaims {
-      // "b" is leased since the first claim; recording "a" gave its lease back.
-      #expect(try store.claimDue(now: 100, limit: 10).map(\.source) == ["c"])
-      #expect(try store.claimDue(now: 500, limit: 10).map(\.source) == ["a"])
-      #expect(try store.claimDue(now: 500, limit: 10).isEmpty)
-    } else {
-      #expect(try store.claimDue(now: 100, limit: 10).map(\.source).sorted() == ["b", "c"])
-      #expect(try store.claimDue(now: 500, limit: 10).map(\.source).sorted() == ["a", "b", "c"])
-      #expect(try store.claimDue(now: 500, limit: 2).count == 2)
-    }
+    #expect(try store.state(of: "a") == state, "every field of the state comes back")
+    #expect(try store.state(of: "b") == SubscriptionState(source: "b"))
+    #expect(try store.dueSources(at: .seconds(100), limit: 10).map(\.source) == ["b", "c"])
+    #expect(
+      try store.dueSources(at: .seconds(500), limit: 10).map(\.source).sorted() == ["a", "b", "c"])
+    #expect(try store.dueSources(at: .seconds(500), limit: 2).count == 2)
     #expect(try store.state(of: "unknown") == nil)
   }
 
-  @Test(arguments: factories) func nextCheckTimesAreTheRecordedOnesWithoutUnknownSources(
-    _ factory: StoreFactory
-  ) throws {
+  @Test(arguments: factories) func aGoneSourceAndItsReasonAreKept(_ factory: StoreFactory) throws {
     let store = try factory.make()
-    try store.register(["a", "b"])
-    var state = SubscriptionState(source: "a")
-    state.nextCheckAt = 700
-    try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 100))
-    #expect(try store.nextCheckTimes(of: ["a", "b", "unknown"]) == ["a": 700, "b": 0])
+    var state = SubscriptionState(source: "g")
+    state.gone = true
+    state.nextCheckAt = .seconds(86_400)
+    state.nextCheckReason = .default
+    try store.record(Self.outcome(state))
+    #expect(try store.state(of: "g") == state)
   }
 
   @Test(arguments: factories) func theLedgerKeepsItemsAndTombstonesThem(_ factory: StoreFactory)
@@ -90,12 +99,12 @@ enum TemporaryState {
       PullOutcome(
         state: state,
         seenItems: [Self.item(1, pull: 1, seenAt: 10), Self.item(2, pull: 1, seenAt: 10)],
-        sawWholeFeed: true, hostHold: nil, now: 10))
+        sawWholeFeed: true, hostHold: nil, now: .seconds(10)))
     state.pulls = 2
     try store.record(
       PullOutcome(
         state: state, seenItems: [Self.item(2, pull: 2, seenAt: 20)], sawWholeFeed: true,
-        hostHold: nil, now: 20))
+        hostHold: nil, now: .seconds(20)))
     let ledger = try store.ledger(of: "s").sorted { $0.key < $1.key }
     #expect(ledger.map(\.key) == [1, 2])
     #expect(ledger.map(\.gone) == [true, false])
@@ -113,16 +122,18 @@ enum TemporaryState {
     try store.record(
       PullOutcome(
         state: state, seenItems: [Self.item(1, pull: 1, seenAt: 0)], sawWholeFeed: true,
-        hostHold: nil, now: 0))
+        hostHold: nil, now: .zero))
     // 60 pulls later but only 10 days: kept (within 90 days).
     state.pulls = 61
     try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 10 * day))
+      PullOutcome(
+        state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: .seconds(10 * day)))
     #expect(try store.ledger(of: "s").map(\.key) == [1])
     // 100 days and 60 pulls later: dropped.
     state.pulls = 62
     try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 100 * day))
+      PullOutcome(
+        state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: .seconds(100 * day)))
     #expect(try store.ledger(of: "s").isEmpty)
   }
 
@@ -134,11 +145,12 @@ enum TemporaryState {
     try store.record(
       PullOutcome(
         state: state, seenItems: [Self.item(1, pull: 1, seenAt: 0)], sawWholeFeed: true,
-        hostHold: nil, now: 0))
+        hostHold: nil, now: .zero))
     state.pulls = 3
     try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: true, hostHold: nil, now: 400 * 86_400)
-    )
+      PullOutcome(
+        state: state, seenItems: [], sawWholeFeed: true, hostHold: nil,
+        now: .seconds(400 * 86_400)))
     #expect(try store.ledger(of: "s").map(\.key) == [1])
   }
 
@@ -147,10 +159,14 @@ enum TemporaryState {
     let store = try factory.make()
     let state = SubscriptionState(source: "s")
     try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: false, hostHold: ("h", 500), now: 1))
+      PullOutcome(
+        state: state, seenItems: [], sawWholeFeed: false, hostHold: ("h", .seconds(500)),
+        now: .seconds(1)))
     try store.record(
-      PullOutcome(state: state, seenItems: [], sawWholeFeed: false, hostHold: ("h", 300), now: 2))
-    #expect(try store.hostHold("h") == 500)
+      PullOutcome(
+        state: state, seenItems: [], sawWholeFeed: false, hostHold: ("h", .seconds(300)),
+        now: .seconds(2)))
+    #expect(try store.hostHold("h") == .seconds(500))
     #expect(try store.hostHold("other") == nil)
   }
 
@@ -160,7 +176,7 @@ enum TemporaryState {
     try store.record(
       PullOutcome(
         state: SubscriptionState(source: "a"), seenItems: [Self.item(1, pull: 1, seenAt: 1)],
-        sawWholeFeed: true, hostHold: nil, now: 1))
+        sawWholeFeed: true, hostHold: nil, now: .seconds(1)))
     var listed: [String] = []
     try store.forEachState { listed.append($0.source) }
     #expect(listed == ["a", "b"])
@@ -224,23 +240,19 @@ enum TemporaryState {
     try store.register((0..<100_000).map { "https://host\($0 % 5000).example/\($0)" })
     // Every source checked once, next check in a week; a thousand of them due again now.
     let connection = try SQLiteConnection(path: path, busyMilliseconds: 5000)
-    var typical = SubscriptionState(source: "")
-    typical.etag = "\"5f3a-61b2c9e8d1a40\""
-    typical.lastModified = "Tue, 01 Dec 2026 10:00:00 GMT"
-    typical.bodyDigest = 0x1234_5678_9abc_def0
-    typical.lastCheckAt = 1_796_126_400
-    typical.lastUnconditionalAt = 1_796_126_400
-    typical.nextCheckReason = .itemRate
-    typical.pulls = 40
-    typical.newItemTimes = (0..<16).map { 1_796_000_000 + Int64($0) * 3600 }
-    let json = String(decoding: try JSONEncoder().encode(typical), as: UTF8.self)
-    try connection.run(
-      "UPDATE sources SET next_check_at = 2000000000, state = replace(?, '\"source\":\"\"', "
-        + "'\"source\":' || json_quote(source))", [.text(json)])
+    try connection.execute(
+      """
+      UPDATE sources SET next_check_at = 2000000000, etag = '"5f3a-61b2c9e8d1a40"',
+        last_modified = 'Tue, 01 Dec 2026 10:00:00 GMT', body_digest = 1311768467463790320,
+        last_check_at = 1796126400, last_unconditional_at = 1796126400,
+        next_check_reason = 'item_rate', pulls = 40,
+        new_item_times = '1796000000,1796003600,1796007200,1796010800'
+      """)
     try connection.execute("UPDATE sources SET next_check_at = 0 WHERE id % 100 = 0")
-    let due = try store.claimDue(now: 1_800_000_000, limit: Int.max)
+    let due = try store.dueSources(at: .seconds(1_800_000_000), limit: Int.max)
     #expect(due.count == 1000)
     #expect(due.allSatisfy { $0.pulls == 40 && $0.source.hasPrefix("https://host") })
+    #expect(due.allSatisfy { $0.newItemTimes.count == 4 && $0.nextCheckReason == .itemRate })
     #expect(Set(due.map(\.source)).count == 1000)
   }
 }

@@ -76,3 +76,20 @@ func processCost(_ pid: Int32) -> (cpu: Double, switches: Int) {
   }
   return (cpu, switches)
 }
+
+/// Runs `body` on a thread of its own and waits for it without holding a thread of Swift's
+/// cooperative pool: the end-to-end tests block for seconds (a process to finish, a lease to
+/// run out), and a synchronous test that blocks holds one of the pool's two threads here, which
+/// starves the async tests that run beside it. An expectation that fails in `body` fails the run
+/// with its file and line (Swift Testing cannot name the test from another thread).
+func onItsOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread {
+      do {
+        continuation.resume(returning: try body())
+      } catch {
+        continuation.resume(throwing: error)
+      }
+    }.start()
+  }
+}

@@ -17,6 +17,7 @@ FORMATS = (("rss20", "RSS 2.0"), ("atom10", "Atom 1.0"), ("rss10", "RSS 1.0"))
 SIZES = ((1_000_000, "1 MB"), (100_000_000, "100 MB"))
 TARGET_RATIO = 0.7  # issue 5: feedpull >= 0.7x the C baseline on 100 MB RSS 2.0 and Atom
 PODCAST_RATIO = 0.7  # issue 14: a 100 MB podcast feed at >= 0.7x feedpull's own RSS 2.0 figure
+HTML_RATIO = 0.85  # issue 26: --html safe (the default) and text at >= 0.85x --html raw
 FEEDPARSER_MAX_BYTES = 10_000_000
 RUN_TIMEOUT = 180  # feedparser takes ~45 s for 100 MB (--slow-peers)  # feedparser needs ~40 s for 100 MB; --slow-peers lifts this
 
@@ -145,6 +146,7 @@ def run(ctx):
                              seconds.format(3), "%.2f×" % ratio, str(items[tool.name]), target])
     rows += podcast_rows(ctx, all_tools[0])
     rows += json_feed_rows(ctx, all_tools[0], rss20_items(rows))
+    rows += html_rows(ctx)
     same = []
     for fmt, fmt_name in FORMATS:
         differences = compare_records(ctx, ctx.input_file(fmt, SIZES[0][0]))
@@ -197,6 +199,45 @@ def measure_feedpull(ctx, feedpull, fmt, name, also=None):
     # Per 10^8 bytes, as the RSS 2.0 file is within a few bytes of 100 MB.
     rss20_seconds = Stats(m.wall for m in rss20_runs).median * 100_000_000 / rss20_size
     return path, actual, items, runs, seconds, throughput, rss20_seconds, rss20_runs, also_runs
+
+
+def html_rows(ctx):
+    """issue 26: the cost of `--html` on 100 MB RSS 2.0 and Atom (their items carry paragraphs,
+    links and images, a quarter of them relative, some with a style or an embed's script):
+    `safe` (the default) and `text` against `raw` on the same file, the three taking turns; the
+    ratio is raw's median time over the mode's, and also by CPU time (both threads)."""
+    rows = []
+    for fmt, name in (("rss20", "RSS 2.0"), ("atom10", "Atom 1.0")):
+        path = ctx.input_file(fmt, 100_000_000)
+        actual = os.path.getsize(path)
+        progress("parse %s 100 MB: --html raw, safe, text taking turns" % name)
+        modes = ("raw", "safe", "text")
+        runs = {mode: [] for mode in modes}
+        argv = {mode: [ctx.feedpull, "--format", "jsonl", "--max-bytes", "4G", "--html", mode,
+                       path] for mode in modes}
+        items = {}
+        for mode in modes:
+            with open(os.devnull, "rb") as stdin:
+                items[mode], _ = count_item_lines(argv[mode], stdin=stdin, timeout=RUN_TIMEOUT)
+        for _ in range(ctx.runs):
+            for mode in modes:
+                with open(os.devnull, "rb") as stdin:
+                    runs[mode].append(run_measured(argv[mode], stdin=stdin, timeout=RUN_TIMEOUT))
+        raw_wall = Stats(m.wall for m in runs["raw"]).median
+        raw_cpu = Stats(m.cpu for m in runs["raw"]).median
+        for mode in modes:
+            seconds = Stats(m.wall for m in runs[mode])
+            throughput = Stats(actual / 1e6 / m.wall for m in runs[mode])
+            cpu = Stats(m.cpu for m in runs[mode]).median
+            target = ""
+            if mode != "raw":
+                ratio = raw_wall / seconds.median
+                target = ("≥ %.2f× raw: %s (%.2f×; by CPU time %.2f×, %.2f s vs %.2f s)"
+                          % (HTML_RATIO, verdict(ratio >= HTML_RATIO), ratio, raw_cpu / cpu, cpu,
+                             raw_cpu))
+            rows.append(["%s 100 MB, --html %s" % (name, mode), "feedpull" + exit_note(runs[mode]),
+                         throughput.format(1), seconds.format(3), "", str(items[mode]), target])
+    return rows
 
 
 def rss20_items(rows):

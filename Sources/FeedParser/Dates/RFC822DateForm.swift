@@ -63,6 +63,15 @@ enum RFC822DateForm {
     for form in forms {
       if let fields = match(form, words) { return fields }
     }
+    // A weekday in another language (`mer, 16 nov 2022`, `Mittwoch, …`): the weekday says
+    // nothing the rest does not, so a first word of letters that is no month is skipped.
+    guard let first = words.first, !first.isEmpty, DateWords.month(first) == nil,
+      first.allSatisfy({ $0 >= 0x80 || ($0 >= 0x61 && $0 <= 0x7A) || $0 == UInt8(ascii: ".") })
+    else { return nil }
+    words.removeFirst()
+    for form in forms {
+      if let fields = match(form, words) { return fields }
+    }
     return nil
   }
 

@@ -5,6 +5,13 @@
 struct ExtensionCapture {
   /// The extension text one record may keep.
   static let recordBound = 64 * 1024
+  /// Elements nested deeper than this inside one extension element are not written as
+  /// children: their text goes into the value of the deepest one kept (and the record says it
+  /// was truncated). Each level is four levels of JSON (the element's object, `children`, the
+  /// namespace, the name's array) below the record's `extensions` and namespace and name:
+  /// fifteen keeps a record within 64 levels, which every JSON reader takes (jq 1.6 refuses
+  /// past 256, Python's `json` past about 1,000).
+  static let maxNesting = 15
 
   /// Depth of the outermost element (the root is 1).
   let depth: Int
@@ -12,6 +19,8 @@ struct ExtensionCapture {
     []
   /// Open elements past the bound: read and dropped.
   private var droppedDepth = 0
+  /// Open elements past `maxNesting`: their text is their ancestor's.
+  private var foldedDepth = 0
   private(set) var budget: Int
   private(set) var truncated = false
 
@@ -28,6 +37,11 @@ struct ExtensionCapture {
   mutating func startElement(
     uri: String?, localname: UnsafePointer<UInt8>, attributes: XMLAttributes
   ) {
+    if droppedDepth == 0 && (foldedDepth > 0 || open.count >= Self.maxNesting) {
+      foldedDepth += 1
+      truncated = true
+      return
+    }
     let name = String(cString: localname)
     var cost = name.utf8.count
     var element = FeedExtensions.Element()
@@ -62,6 +76,10 @@ struct ExtensionCapture {
   mutating func endElement() -> (uri: String, name: String, element: FeedExtensions.Element)? {
     if droppedDepth > 0 {
       droppedDepth -= 1
+      return nil
+    }
+    if foldedDepth > 0 {
+      foldedDepth -= 1
       return nil
     }
     guard var last = open.popLast() else { return nil }

@@ -80,16 +80,19 @@ final class FeedDocumentBuilder {
     }
   }
   @exclusivity(unchecked) var extensionCapture: ExtensionCapture?
+  /// What `--html` does to fields holding HTML (sanitize, render as text, or nothing).
+  @exclusivity(unchecked) var html: HTMLFieldTreatment
   /// The item's `source` element while it is read (Atom: a container of title and links).
   @exclusivity(unchecked) var originDepth: Int?
   var originURLIsSelf = false
 
   init(
-    documentURL: String?, limits: StreamingFeedParser.Limits,
+    documentURL: String?, limits: StreamingFeedParser.Limits, html: HTMLMode = .safe,
     emit: @escaping (FeedEvent) -> Void
   ) {
     self.documentURL = documentURL
     self.limits = limits
+    self.html = HTMLFieldTreatment(html)
     self.emit = emit
   }
 
@@ -267,6 +270,13 @@ final class FeedDocumentBuilder {
       } else {
         channel.version = attributes.value("version") == "0.3" ? .atom03 : .atom
       }
+    case .item where namespace == "http://www.w3.org/2005/atom":
+      // An Atom entry document (RFC 4287 section 4.1.2): a feed of that one entry, its `source`
+      // standing for the feed.
+      channel.version = .atom10
+      isEntryDocument = true
+      item = ItemDraft(index: 0, depth: depth, extrasBuffer: itemExtrasBuffer)
+      itemScope = NamespaceScope(isItem: true)
     default:
       rootState = .notAFeed
       stop(.notAFeed, "the root element is not RSS, RDF or Atom")
@@ -277,6 +287,9 @@ final class FeedDocumentBuilder {
       channel.language = language
     }
   }
+
+  /// The root is an Atom `entry`: the document is a feed of that one item.
+  private(set) var isEntryDocument = false
 
   /// RSS 1.0 and RSS 0.90 share the `rdf:RDF` root; the namespace of its children tells them
   /// apart, as feedparser does.
@@ -399,6 +412,15 @@ final class FeedDocumentBuilder {
       rdfVersionPending = false
     } else if uri == "http://purl.org/rss/1.0/" {
       rdfVersionPending = false
+    }
+  }
+
+  /// An element had more attributes than `limits.maxAttributes`: the first ones were kept, and
+  /// the document is not well-formed.
+  func noteTooManyAttributes() {
+    wellformed = false
+    if firstError == nil {
+      firstError = "an element with more than \(limits.maxAttributes) attributes (the rest dropped)"
     }
   }
 

@@ -7,14 +7,17 @@ extension FeedDocumentBuilder {
     switch capture.element {
     case .title:
       guard !isInImage else { return }
+      let (treatedTitle, type) = treated(trimmed, capture)
+      let title = treatedTitle.trimmingSpaces()
+      guard !title.isEmpty else { return }
       if originDepth != nil {
-        item?.extras.origin?.title = trimmed
+        item?.extras.origin?.title = title
       } else if item != nil {
-        item!.item.title = trimmed
-        item!.item.titleType = capture.type
+        item!.item.title = title
+        item!.item.titleType = type
       } else {
-        channel.title = trimmed
-        channel.titleType = capture.type
+        channel.title = title
+        channel.titleType = type
       }
     case .link:
       guard !isInImage else { return }
@@ -31,10 +34,10 @@ extension FeedDocumentBuilder {
       if item != nil {
         assignItemBody(capture, utf8: Array(text.utf8))
       } else if capture.element == .description {
-        channel.description = text
+        channel.description = treated(text, capture).text.nonBlank
       }
     case .subtitle:
-      if item == nil { channel.description = text }
+      if item == nil { channel.description = treated(text, capture).text.nonBlank }
     case .id:
       if item != nil { item!.item.id = trimmed } else { channel.id = trimmed }
     case .guid:
@@ -62,9 +65,11 @@ extension FeedDocumentBuilder {
     case .generator:
       if item == nil { channel.generator = trimmed }
     case .language:
-      if item == nil { channel.language = trimmed }
+      // An item's own language (`dc:language`), as a JSON Feed item's.
+      if item != nil { item!.item.language = trimmed } else { channel.language = trimmed }
     case .rights:
-      if item != nil { item!.extras.rights = text } else { channel.rights = text }
+      let rights = treated(text, capture).text.nonBlank
+      if item != nil { item!.extras.rights = rights } else { channel.rights = rights }
     case .source:
       item?.extras.origin?.title = trimmed
     case .icon:
@@ -124,14 +129,22 @@ extension FeedDocumentBuilder {
   /// reverse) becomes the content when there is none yet.
   func assignItemBody(_ capture: TextCapture, utf8 text: [UInt8]) {
     guard text.contains(where: { !$0.isXMLSpace }) else { return }
+    let (text, type) = html.apply(text, type: capture.type, base: currentBase)
+    guard text.contains(where: { !$0.isXMLSpace }) else { return }
     let isSummary = capture.element == .description || capture.element == .summary
     if isSummary && item!.item.summaryUTF8 == nil {
       item!.item.summaryUTF8 = text
-      item!.item.summaryType = capture.type
+      item!.item.summaryType = type
     } else if item!.item.contentUTF8 == nil {
       item!.item.contentUTF8 = text
-      item!.item.contentType = capture.type
+      item!.item.contentType = type
     }
+  }
+
+  /// A field's text and type after `--html` (sanitized, rendered as text, or as it is), its
+  /// relative URIs resolved against the field element's base.
+  func treated(_ text: String, _ capture: TextCapture) -> (text: String, type: String?) {
+    html.apply(text, type: capture.type, base: currentBase)
   }
 
   private func date(_ text: String) -> FeedDate {
@@ -278,5 +291,12 @@ extension FeedDocumentBuilder {
   static func nonEmpty(_ text: String) -> String? {
     let trimmed = text.trimmingSpaces()
     return trimmed.isEmpty ? nil : trimmed
+  }
+}
+
+extension String {
+  /// Nil for a text of white space only (a field the sanitizer emptied is left out).
+  fileprivate var nonBlank: String? {
+    utf8.contains(where: { !$0.isXMLSpace }) ? self : nil
   }
 }

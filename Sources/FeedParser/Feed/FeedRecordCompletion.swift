@@ -23,6 +23,12 @@ extension FeedDocumentBuilder {
       draft.item.authors.append(fallback)
     }
     draft.finish()
+    if isEntryDocument, !channelSent, let origin = draft.item.origin {
+      // What the entry's `source` says of the feed it came from is all there is of one.
+      channel.title = origin.title
+      channel.titleType = origin.title == nil ? nil : "text/plain"
+      channel.link = origin.url
+    }
     if !channelSent { sendChannel() }
     itemCount += 1
     emit(.item(draft.item))

@@ -55,6 +55,10 @@ enum ITunesFields {
           term, scheme: tagScheme, label: nil, isCore: false, index: &scope.tagIndex)
       }
       return .children
+    case .keywords:
+      // Some large publishers write the list as an attribute: `<itunes:keywords text="a, b"/>`.
+      if let list = attributes.value("text") { text(.keywords, list, &record, &scope) }
+      return .text(type: nil)
     default:
       return .text(type: nil)
     }

@@ -98,10 +98,18 @@ struct TextCapture {
       return
     }
     var name = ""
-    if let prefix { name = String(cString: prefix) + ":" }
+    // SVG and MathML inside XHTML are written as HTML embeds them: unprefixed, the root
+    // carrying its namespace (feedparser does the same; the sanitizer keeps them by it).
+    let embedded = uri.flatMap(Self.embeddedNamespace)
+    if let prefix, embedded == nil { name = String(cString: prefix) + ":" }
     name += String(cString: localname)
     buffer.append(UInt8(ascii: "<"))
     buffer.append(contentsOf: name.utf8)
+    if let embedded, name == "svg" || name == "math" {
+      buffer.append(contentsOf: " xmlns=\"".utf8)
+      buffer.append(contentsOf: embedded.utf8)
+      buffer.append(UInt8(ascii: "\""))
+    }
     for attribute in attributes.all() {
       buffer.append(UInt8(ascii: " "))
       buffer.append(contentsOf: attribute.name.utf8)
@@ -114,6 +122,15 @@ struct TextCapture {
     buffer.append(UInt8(ascii: ">"))
     markup.lastStartTagEnd = buffer.count
     markup.openNames.append(name)
+  }
+
+  /// The SVG or MathML namespace, when `uri` is one of them.
+  private static func embeddedNamespace(_ uri: UnsafePointer<UInt8>) -> String? {
+    if bytesEqual(uri, "http://www.w3.org/2000/svg") { return "http://www.w3.org/2000/svg" }
+    if bytesEqual(uri, "http://www.w3.org/1998/Math/MathML") {
+      return "http://www.w3.org/1998/Math/MathML"
+    }
+    return nil
   }
 
   /// The child element at `depth` ends.

@@ -11,6 +11,8 @@ struct EncodingDecision: Equatable {
   /// False when the HTTP charset and the declaration disagreed and the bytes fit neither, or
   /// an encoding was named that cannot be decoded.
   var trustworthy = true
+  /// Nothing named the encoding: UTF-8, until a byte is not (`UTF8Repair`).
+  var isUndeclared = false
 }
 
 enum EncodingSniffer {
@@ -62,7 +64,10 @@ enum EncodingSniffer {
     let http = http.flatMap { CharsetNames.family($0) == nil ? $0 : nil }
     let declared = declared.flatMap { CharsetNames.family($0) == nil ? $0 : nil }
     switch (http, declared) {
-    case (nil, nil): return EncodingDecision(name: "utf-8", skip: skip)
+    case (nil, nil):
+      // UTF-8 (XML 1.0 section 4.3.3), decided at once so that the first items need not wait
+      // for more bytes; from the first byte that is not UTF-8 on, windows-1252 (`UTF8Repair`).
+      return EncodingDecision(name: "utf-8", skip: skip, isUndeclared: true)
     case (let only?, nil), (nil, let only?): return EncodingDecision(name: only, skip: skip)
     case (let http?, let declared?):
       if http == declared { return EncodingDecision(name: http, skip: skip) }

@@ -8,9 +8,19 @@ import FeedPullSupport
 /// back until the next chunk. U+FFFE and U+FFFF, valid UTF-8 but no XML characters (XML 1.0
 /// §2.2), count as invalid too: libxml2 stops at them, and CDATA content that bypasses libxml2
 /// (`StreamingFeedParser.route`) must read the same as content that does not.
+///
+/// For a document that names no encoding (`fallsBackToWindows1252`), the first invalid
+/// sequence means the document is not UTF-8 at all: from there on its bytes are read as
+/// windows-1252, as feedparser falls back to it (the text most likely meant, not U+FFFD), and
+/// it is not well-formed either. What went before was valid UTF-8 and stays as read, so the
+/// text is the same however the document is chunked.
 struct UTF8Repair {
   /// True once a byte was replaced.
   private(set) var repaired = false
+  /// Read the rest as windows-1252 at the first invalid sequence, instead of U+FFFD.
+  var fallsBackToWindows1252 = false
+  /// True once the rest of the document is read as windows-1252.
+  private(set) var isWindows1252 = false
   /// The start of a sequence that the last chunk cut off (at most three bytes).
   private var pending: [UInt8] = []
   private var joined: [UInt8] = []
@@ -20,6 +30,7 @@ struct UTF8Repair {
   /// Hands `body` the repaired bytes: the input itself when it is valid and whole, which is the
   /// common case and costs no copy.
   mutating func process(_ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+    if isWindows1252 { return Self.windows1252(input, body) }
     var rest = input
     // A sequence cut by the last chunk is finished from this chunk's first bytes alone, so
     // that the rest still goes through without a copy (CJK text is cut mid-character at most
@@ -33,6 +44,7 @@ struct UTF8Repair {
       let piece = joined
       piece.withUnsafeBytes { repairing($0, body) }
       rest = UnsafeRawBufferPointer(rebasing: rest[take...])
+      if isWindows1252 { return Self.windows1252(rest, body) }
     }
     guard !rest.isEmpty else { return }
     let scan = Self.scan(rest)
@@ -56,8 +68,13 @@ struct UTF8Repair {
       let scan = Self.scan(rest)
       output.append(contentsOf: rest[..<scan.validEnd])
       if let invalid = scan.invalidAt {
-        output.append(contentsOf: Self.replacement)
         repaired = true
+        if fallsBackToWindows1252 {
+          isWindows1252 = true
+          if !output.isEmpty { output.withUnsafeBytes(body) }
+          return Self.windows1252(UnsafeRawBufferPointer(rebasing: rest[invalid...]), body)
+        }
+        output.append(contentsOf: Self.replacement)
         start += invalid + scan.invalidLength
       } else {
         pending.append(contentsOf: rest[scan.validEnd...])
@@ -80,10 +97,51 @@ struct UTF8Repair {
   /// A sequence still cut off at the end of the document is invalid.
   mutating func finish(_ body: (UnsafeRawBufferPointer) -> Void) {
     guard !pending.isEmpty else { return }
+    let cut = pending
     pending.removeAll()
     repaired = true
+    if fallsBackToWindows1252 {
+      isWindows1252 = true
+      return cut.withUnsafeBytes { Self.windows1252($0, body) }
+    }
     Self.replacement.withUnsafeBytes(body)
   }
+
+  /// `bytes` read as windows-1252, in UTF-8 (its five unassigned bytes as U+FFFD).
+  private static func windows1252(
+    _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
+  ) {
+    guard !bytes.isEmpty else { return }
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count + bytes.count / 2)
+    for byte in bytes {
+      switch byte {
+      case 0..<0x80:
+        output.append(byte)
+      case 0x80..<0xA0:
+        // Some are below U+0800 (Œ, Š, ˆ): two bytes, not an overlong three.
+        let value = windows1252High[Int(byte - 0x80)]
+        if value < 0x800 {
+          output.append(UInt8(0xC0 | value >> 6))
+        } else {
+          output.append(UInt8(0xE0 | value >> 12))
+          output.append(UInt8(0x80 | value >> 6 & 0x3F))
+        }
+        output.append(UInt8(0x80 | value & 0x3F))
+      default:
+        output.append(0xC0 | byte >> 6)
+        output.append(0x80 | byte & 0x3F)
+      }
+    }
+    output.withUnsafeBytes(body)
+  }
+
+  /// Windows-1252's characters for 0x80–0x9F, U+FFFD for the five it leaves unassigned.
+  private static let windows1252High: [UInt32] = [
+    0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+    0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD, 0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
+  ]
 
   /// True when `bytes` are well-formed UTF-8 (RFC 3629 section 4), a sequence cut off at the
   /// very end included. U+FFFE and U+FFFF count as valid here: the question is which encoding

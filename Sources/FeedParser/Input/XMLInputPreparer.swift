@@ -11,6 +11,17 @@ final class XMLInputPreparer {
   /// Bytes held until the encoding is decided; empty afterwards.
   private var prefix: [UInt8] = []
   private(set) var decision: EncodingDecision?
+
+  /// The encoding the document was read in: windows-1252 once an undeclared document turned
+  /// out not to be UTF-8 (`UTF8Repair`).
+  var readEncoding: EncodingDecision? {
+    guard var decision else { return nil }
+    if utf8Repair.isWindows1252 {
+      decision.name = "windows-1252"
+      decision.trustworthy = false
+    }
+    return decision
+  }
   /// For every encoding but UTF-8: iconv (or a table) to UTF-8, invalid sequences as U+FFFD.
   private var transcoder: (any DocumentTranscoder)?
   /// Invalid sequences become U+FFFD before anything else (after iconv, for other encodings).
@@ -73,6 +84,7 @@ final class XMLInputPreparer {
       decision = EncodingDecision(name: "utf-8", skip: decision.skip, trustworthy: false)
     }
     self.decision = decision
+    utf8Repair.fallsBackToWindows1252 = decision.isUndeclared
     let held = prefix
     prefix = []
     let skip = min(decision.skip, held.count)

@@ -31,13 +31,19 @@ final class JSONFeedBuilder: JSONEventHandler {
   @exclusivity(unchecked) private var itemsWaitingForVersion: [FeedItem] = []
   /// A string's bytes without its C0 controls, when it has any (`ControlCharacters`).
   @exclusivity(unchecked) private var controlFreeScratch: [UInt8] = []
+  /// What `--html` does to `content_html` (resolved against the document's URL).
+  @exclusivity(unchecked) private var html: HTMLFieldTreatment
   @exclusivity(unchecked) private(set) var failure: FeedParseFailure?
   /// True once the top-level object has closed.
   @exclusivity(unchecked) private(set) var documentClosed = false
 
-  init(documentURL: String?, maxDepth: Int, emit: @escaping (FeedEvent) -> Void) {
+  init(
+    documentURL: String?, maxDepth: Int, html: HTMLMode = .safe,
+    emit: @escaping (FeedEvent) -> Void
+  ) {
     self.documentURL = documentURL
     self.maxDepth = maxDepth
+    self.html = HTMLFieldTreatment(html)
     self.emit = emit
   }
 
@@ -103,7 +109,7 @@ final class JSONFeedBuilder: JSONEventHandler {
   }
 
   private func finishItem() -> Bool {
-    let finished = item.takeItem(index: itemIndex)
+    let finished = treated(item.takeItem(index: itemIndex))
     itemIndex += 1
     guard version != nil else {
       itemsWaitingForVersion.append(finished)
@@ -112,6 +118,20 @@ final class JSONFeedBuilder: JSONEventHandler {
     sendChannel()
     emit(.item(consume finished))
     return true
+  }
+
+  /// The item as handed over: the feed's authors when it has none, `content_html` after
+  /// `--html` (its relative URIs resolved against the document's URL).
+  private func treated(_ item: consuming FeedItem) -> FeedItem {
+    var item = item
+    // JSON Feed 1.1: an item without authors has the feed's (those read so far: feeds write
+    // them before `items`).
+    if item.authors.isEmpty { item.authors = people(list: feedAuthorList, single: feedAuthor) }
+    if let content = item.contentUTF8 {
+      (item.contentUTF8, item.contentType) = html.apply(
+        content, type: item.contentType, base: documentURL)
+    }
+    return item
   }
 
   private func sendChannel() {

@@ -47,8 +47,7 @@ struct JSONItemDraft {
     item.published = published.take()
     item.updated = updated.take()
     item.language = language.take()
-    // An item without authors of its own does not take the feed's: the record says what the
-    // item says (a consumer can fall back to the feed record's authors itself).
+    // An item without authors of its own takes the feed's, in `JSONFeedBuilder`.
     var people: [FeedPerson] = []
     if authorList.isEmpty {
       if let author = author.take() { people.append(author) }

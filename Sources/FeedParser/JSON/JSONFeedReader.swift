@@ -20,11 +20,12 @@ final class JSONFeedReader {
   /// `preparesAhead`: check the UTF-8 of each chunk on a thread of its own while yajl parses
   /// the one before (events then come a chunk later), as `StreamingFeedParser` does for XML.
   init(
-    documentURL: String?, limits: StreamingFeedParser.Limits, preparesAhead: Bool = false,
-    onEvent: @escaping (FeedEvent) -> Void
+    documentURL: String?, limits: StreamingFeedParser.Limits, html: HTMLMode = .safe,
+    preparesAhead: Bool = false, onEvent: @escaping (FeedEvent) -> Void
   ) {
     ahead = preparesAhead ? UTF8CheckAhead() : nil
-    builder = JSONFeedBuilder(documentURL: documentURL, maxDepth: limits.maxDepth, emit: onEvent)
+    builder = JSONFeedBuilder(
+      documentURL: documentURL, maxDepth: limits.maxDepth, html: html, emit: onEvent)
     parser = YAJLPushParser(handler: builder)
   }
 

@@ -3,24 +3,76 @@
 /// WHATWG list (as Python's `html.entities.html5` carries it): one "name HEX…" a line.
 enum HTMLEntities {
   /// The replacement text for `&name;`, or nil when HTML5 does not define `name`.
-  static func replacement(for name: String) -> String? { table[name] }
+  static func replacement(for name: String) -> String? {
+    var name = name
+    guard let packed = name.withUTF8({ characters($0.baseAddress!, $0.count) }) else {
+      return nil
+    }
+    var text = String.UnicodeScalarView()
+    unpack(packed) { text.append($0) }
+    return String(text)
+  }
 
   /// The longest name in the table, so a scanner knows when to give up on a `&…`.
   static let longestName = 31
 
-  private static let table: [String: String] = {
-    var table = [String: String](minimumCapacity: 2125)
-    for line in entityList.split(separator: "\n") {
-      let parts = line.split(separator: " ")
-      var text = ""
-      for hex in parts.dropFirst() {
-        if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
-          text.unicodeScalars.append(scalar)
+  /// The characters of `&name;` (`name` is `bytes[0..<count]`, without `&` and `;`), packed
+  /// for `unpack`: nil when HTML5 does not define the name.
+  @inline(__always)
+  static func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64? {
+    table.row(bytes, count).map { table.info($0) }
+  }
+
+  /// Calls `body` with each character of a packed replacement (one or two).
+  @inline(__always)
+  static func unpack(_ packed: UInt64, _ body: (Unicode.Scalar) -> Void) {
+    if let first = Unicode.Scalar(UInt32(truncatingIfNeeded: packed)) { body(first) }
+    let second = UInt32(truncatingIfNeeded: packed >> 32)
+    if second != 0, let scalar = Unicode.Scalar(second) { body(scalar) }
+  }
+
+  /// Names (case matters: `&Eacute;` is not `&eacute;`) to their one or two characters,
+  /// the first in the low 32 bits. Read from `entityList`'s bytes: splitting it into strings
+  /// took some 26 million instructions, once per process that met a reference.
+  private static let table: HTMLNameTable<UInt64> = {
+    var rows: [(String, UInt64)] = []
+    rows.reserveCapacity(2200)
+    var list = entityList
+    list.withUTF8 { bytes in
+      var index = 0
+      while index < bytes.count {
+        var end = index
+        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+        var field = index
+        var name = ""
+        var packed: UInt64 = 0
+        var shift: UInt64 = 0
+        var position = index
+        while position <= end {
+          if position == end || bytes[position] == 0x20 {
+            if position > field {
+              let text = UnsafeBufferPointer(rebasing: bytes[field..<position])
+              if name.isEmpty {
+                name = String(decoding: text, as: UTF8.self)
+              } else {
+                var value: UInt64 = 0
+                for byte in text {
+                  let digit = byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x61 + 10
+                  value = value << 4 | UInt64(digit)
+                }
+                packed |= value << shift
+                shift += 32
+              }
+            }
+            field = position + 1
+          }
+          position += 1
         }
+        if !name.isEmpty { rows.append((name, packed)) }
+        index = end + 1
       }
-      table[String(parts[0])] = text
     }
-    return table
+    return HTMLNameTable(rows, foldsCase: false)
   }()
 
   private static let entityList = """

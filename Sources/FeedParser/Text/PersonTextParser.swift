@@ -17,7 +17,9 @@ enum PersonTextParser {
     var email = String(String.UnicodeScalarView(scalars[start..<end]))
     if email.lowercased().hasPrefix("mailto:") { email = String(email.dropFirst(7)) }
     var rest = String(String.UnicodeScalarView(scalars[..<start] + scalars[end...]))
-    for empty in ["()", "<>", "mailto:"] { rest = removingAll(empty, from: rest) }
+    // `mailto:` first: `Name (mailto:x@y)` leaves `Name (mailto:)`, whose brackets are then
+    // empty.
+    for empty in ["mailto:", "MAILTO:", "()", "<>"] { rest = removingAll(empty, from: rest) }
     rest = rest.trimmingSpaces()
     if rest.hasPrefix("(") { rest.removeFirst() }
     if rest.hasSuffix(")") { rest.removeLast() }

@@ -45,6 +45,8 @@ final class LibXMLPushParser {
   /// How much of one start tag libxml2 may hold before it is counted again
   /// (`checkWaitingStartTag`).
   private var nextStartTagCheck = LibXMLPushParser.firstStartTagCheck
+  /// A start tag past `maxAttributes` whose rest is being dropped (`OversizedStartTag`).
+  private var oversizedTag: OversizedStartTag?
 
   /// Parsing options: recover from well-formedness errors (real feeds have them), never
   /// substitute or load external entities (`NOENT`, `DTDLOAD` stay off), no network, no
@@ -186,7 +188,38 @@ final class LibXMLPushParser {
   var hasHalted: Bool { context.pointee.instate == XML_PARSER_EOF }
 
   /// Feeds bytes in the encoding given at init; `terminate` ends the document.
+  ///
+  /// In pieces of at most `maxPiece` bytes, each followed by the count of a start tag libxml2
+  /// is still gathering, so that a huge tag inside one large chunk is found before libxml2
+  /// holds all of it; the rest of a tag past `maxAttributes` is dropped (`OversizedStartTag`).
   func push(_ bytes: UnsafeRawBufferPointer, terminate: Bool) {
+    var rest = bytes
+    while true {
+      if var tag = oversizedTag {
+        if let (ending, after) = tag.skip(rest) {
+          oversizedTag = nil
+          ending.withUnsafeBytes { pushToLibXML($0, terminate: false) }
+          rest = UnsafeRawBufferPointer(rebasing: rest[after...])
+        } else {
+          oversizedTag = tag
+          rest = UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+      }
+      let count = min(rest.count, Self.maxPiece)
+      let isLast = count == rest.count
+      if count > 0 || (isLast && terminate) {
+        pushToLibXML(
+          UnsafeRawBufferPointer(rebasing: rest[..<count]), terminate: terminate && isLast)
+      }
+      if isLast { return }
+      rest = UnsafeRawBufferPointer(rebasing: rest[count...])
+    }
+  }
+
+  /// The most bytes given to libxml2 at once (see `push`).
+  private static let maxPiece = 65_536
+
+  private func pushToLibXML(_ bytes: UnsafeRawBufferPointer, terminate: Bool) {
     if terminate { builder.documentEnded = true }
     withSilencedGlobalErrors {
       let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
@@ -212,40 +245,16 @@ final class LibXMLPushParser {
     }
     nextStartTagCheck = waiting &* 2
     let limit = builder.limits.maxAttributes
-    if Self.hasMoreAttributes(UnsafeBufferPointer(start: start, count: waiting), than: limit) {
-      builder.stop(.xml, LibXMLPushParser.tooManyAttributes(builder.limits))
+    if let tag = OversizedStartTag.cut(
+      UnsafeBufferPointer(start: start, count: waiting), limit: limit)
+    {
+      oversizedTag = tag
+      builder.noteTooManyAttributes()
     }
-  }
-
-  /// The message of a parse stopped by `maxAttributes`, whichever check found it.
-  fileprivate static func tooManyAttributes(_ limits: StreamingFeedParser.Limits) -> String {
-    "an element with more than \(limits.maxAttributes) attributes"
   }
 
   /// Bytes of one start tag libxml2 may hold before they are counted.
   private static let firstStartTagCheck = 16_384
-
-  /// Whether the start tag at the start of `bytes` (its `<`) has more than `limit` attributes
-  /// among them: its `=` outside quoted values, up to its closing `>` or the end of `bytes`.
-  private static func hasMoreAttributes(_ bytes: UnsafeBufferPointer<UInt8>, than limit: Int)
-    -> Bool
-  {
-    var count = 0
-    var quote: UInt8 = 0
-    for byte in bytes.dropFirst() {
-      if quote != 0 {
-        if byte == quote { quote = 0 }
-      } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-        quote = byte
-      } else if byte == UInt8(ascii: "=") {
-        count &+= 1
-        if count > limit { return true }
-      } else if byte == UInt8(ascii: ">") {
-        return false
-      }
-    }
-    return false
-  }
 
   /// Errors libxml2 raises without a context (iconv setup, encoding handlers) go to a
   /// thread-local global handler that prints to stderr by default: silence it for the call,
@@ -339,15 +348,14 @@ private func saxStartElement(
   Unmanaged<FeedDocumentBuilder>.fromOpaque(userData)._withUnsafeGuaranteedRef { builder in
     // Here rather than in the builder: elements handed over past libxml2 have a few dozen
     // attributes at most (`SimpleMarkupScanner.maximumAttributes`).
-    guard attributeCount <= builder.limits.maxAttributes else {
-      builder.stop(.xml, LibXMLPushParser.tooManyAttributes(builder.limits))
-      return
-    }
+    // Past the limit, the first ones are kept and the document is not well-formed.
+    let limit = builder.limits.maxAttributes
+    if attributeCount > limit { builder.noteTooManyAttributes() }
     builder.startElement(
       localname: localname, prefix: prefix, uri: uri,
       namespaces: UnsafeBufferPointer(start: namespaces, count: Int(namespaceCount) * 2),
       attributes: XMLAttributes(
-        base: attributes, count: Int(attributeCount),
+        base: attributes, count: min(Int(attributeCount), limit),
         context: LibXMLPushParser.context(builder.parserHandle)))
   }
 }

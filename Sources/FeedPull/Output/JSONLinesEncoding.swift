@@ -108,12 +108,12 @@ enum JSONLinesEncoding {
       object.field("type", feed.type)
       object.field("title", feed.title)
     }
-    object.field("new_items", record.newItems)
-    object.field("updated_items", record.updatedItems)
-    if let next = record.nextCheckAt { object.field("next_check_at", instant: next) }
-    object.field("next_check_reason", record.nextCheckReason)
-    object.field("errors_in_row", record.errorsInRow)
-    object.field("moved_to", record.movedTo.map(URLPasswordMask.masked))
+    if let added = record.addedFields {
+      withUnsafeMutablePointer(to: &object) { pointer in
+        var writer = EndRecordFieldWriter(pointer)
+        added.write(to: &writer)
+      }
+    }
     if let error = record.error {
       object.object("error") { object in
         object.field("kind", error.kind.rawValue)

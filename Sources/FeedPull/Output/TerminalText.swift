@@ -20,6 +20,14 @@ public enum TerminalText {
     return String(scalars)
   }
 
+  /// A feed's text field as a person reads it: HTML (`type` `text/html` or
+  /// `application/xhtml+xml`) rendered as plain text as `--html text` renders it, whatever
+  /// the run's `--html`, then made `safe`. What the text format shows for a title.
+  public static func plain(_ text: String, type: String?) -> String {
+    let isHTML = type == "text/html" || type == "application/xhtml+xml"
+    return safe(isHTML ? HTMLPlainText.render(text) : text)
+  }
+
   /// True for a character `safe` removes.
   public static func isRemoved(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {

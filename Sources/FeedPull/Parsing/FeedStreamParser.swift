@@ -24,14 +24,16 @@ public final class FeedStreamParser {
   ///     relative.
   ///   - contentType: the HTTP `Content-Type`, if the bytes came with one: its `charset` is
   ///     one of the encoding's witnesses.
+  ///   - html: what becomes of fields holding HTML (sanitized by default, as `FeedPuller`
+  ///     writes them).
   ///   - onEvent: called synchronously from `push` and `finish`, in document order.
   public init(
-    documentURL: String? = nil, contentType: String? = nil,
+    documentURL: String? = nil, contentType: String? = nil, html: HTMLMode = .safe,
     onEvent: @escaping (FeedEvent) -> Void
   ) {
     parser = FeedDocumentParser(
       documentURL: documentURL, declaredCharset: ContentType.charset(of: contentType),
-      contentType: contentType, onEvent: onEvent)
+      contentType: contentType, html: html, onEvent: onEvent)
   }
 
   /// Parses the next chunk. Chunks after the parse has stopped (`isStopped`) are ignored.

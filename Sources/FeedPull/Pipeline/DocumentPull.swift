@@ -15,6 +15,8 @@ final class DocumentPull {
   private let sink: any PullRecordSink
   private let onEnd: (EndRecord) -> Void
   private let maxBytes: Int64?
+  /// What becomes of the feed's HTML fields (`FeedPuller.Configuration.html`).
+  private let html: HTMLMode
   let startNanoseconds: Int64
   private var parser: FeedDocumentParser?
   private(set) var end: EndRecord
@@ -33,13 +35,14 @@ final class DocumentPull {
   /// - Parameter startNanoseconds: when the source started; a discovered feed continues its
   ///   page's clock.
   init(
-    source: String, sink: any PullRecordSink, maxBytes: Int64?,
+    source: String, sink: any PullRecordSink, maxBytes: Int64?, html: HTMLMode = .safe,
     startNanoseconds: Int64 = DocumentPull.monotonicNanoseconds(),
     onEnd: @escaping (EndRecord) -> Void
   ) {
     self.source = source
     self.sink = sink
     self.maxBytes = maxBytes
+    self.html = html
     self.startNanoseconds = startNanoseconds
     self.onEnd = onEnd
     end = EndRecord(source: source)
@@ -49,9 +52,11 @@ final class DocumentPull {
   func update(_ body: (inout EndRecord) -> Void) { body(&end) }
 
   /// Starts the document: from here on, chunks are parsed. `preparesAhead`: see
-  /// `StreamingFeedParser.init`; `contentType` helps tell feeds, JSON Feeds and pages apart.
+  /// `StreamingFeedParser.init`; `contentType` helps tell feeds, JSON Feeds and pages apart;
+  /// `baseURL` is what relative links resolve against when it is not `documentURL` (an HTTP
+  /// `Content-Location`, `DocumentBase`).
   func begin(
-    documentURL: String?, charset: String?, contentType: String? = nil,
+    documentURL: String?, baseURL: String? = nil, charset: String?, contentType: String? = nil,
     preparesAhead: Bool = false
   ) {
     end.url = documentURL
@@ -60,9 +65,8 @@ final class DocumentPull {
     // Links are resolved against the URL without its user information: a private feed's
     // relative links must not carry its password into every item.
     parser = FeedDocumentParser(
-      documentURL: documentURL.map(URLPasswordMask.withoutUserInfo), declaredCharset: charset,
-      contentType: contentType,
-      preparesAhead: preparesAhead
+      documentURL: (baseURL ?? documentURL).map(URLPasswordMask.withoutUserInfo),
+      declaredCharset: charset, contentType: contentType, html: html, preparesAhead: preparesAhead
     ) {
       [unowned self] event in
       switch event {

@@ -47,7 +47,7 @@ extension FeedPuller {
         configuration.maxLocalBodyBytes
       }
     let document = DocumentPull(
-      source: source.source, sink: sink, maxBytes: maxBytes,
+      source: source.source, sink: sink, maxBytes: maxBytes, html: configuration.html,
       startNanoseconds: startNanoseconds, onEnd: onEnd)
     document.update { $0.discoveredFrom = pageURL }
     switch location {

@@ -160,7 +160,8 @@ public final class FeedPuller: Sendable {
     case .http(let url):
       let request = transferRequest(for: source, url: url)
       let document = DocumentPull(
-        source: source.source, sink: sink, maxBytes: request.maxBodyBytes, onEnd: onEnd)
+        source: source.source, sink: sink, maxBytes: request.maxBodyBytes,
+        html: configuration.html, onEnd: onEnd)
       document.discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
       document.digestsBody = source.wantsBodyDigest
       startTransfer(request, of: document, into: sink, batch: batch)
@@ -173,12 +174,13 @@ public final class FeedPuller: Sendable {
         return
       }
       let maxBytes = configuration.maxLocalBodyBytes
+      let html = configuration.html
       let name = source.source
       let discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
       let timeout = source.timeout ?? configuration.timeout
       localReaders.add {
         let document = DocumentPull(
-          source: name, sink: sink, maxBytes: maxBytes, onEnd: onEnd)
+          source: name, sink: sink, maxBytes: maxBytes, html: html, onEnd: onEnd)
         document.discovery = discovery
         LocalSourceReader.read(
           location, into: document, flowControl: sink as? any FlowControlledSink,

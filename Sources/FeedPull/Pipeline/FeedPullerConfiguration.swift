@@ -30,6 +30,9 @@ extension FeedPuller {
     /// When a source is an HTML page, pull the first feed it links in its place (`false`:
     /// `--no-discover`, the page ends `not_a_feed` with the feeds it links).
     public var discoversFeeds = true
+    /// What becomes of a feed's HTML fields: sanitized with relative URIs resolved (`safe`, the
+    /// default, as the command writes them), as the feed gives them (`raw`), or as plain text.
+    public var html = HTMLMode.safe
 
     // The network policy (docs/security.md): what a service that pulls URLs it did not choose
     // sets.

@@ -1,4 +1,5 @@
 import Dispatch
+import FeedParser
 import FeedPullSupport
 import HTTPWorker
 import Synchronization
@@ -145,9 +146,13 @@ private final class ParsingLane: @unchecked Sendable {
   func begin(_ response: TransferResponse) {
     record(response)
     if response.status == 304 { return }
+    let contentLocation = response.headers.last {
+      $0.name.lowercased() == "content-location"
+    }?.value
     document.begin(
-      documentURL: response.url, charset: ContentType.charset(of: response.contentType),
-      contentType: response.contentType)
+      documentURL: response.url,
+      baseURL: DocumentBase.of(url: response.url, contentLocation: contentLocation),
+      charset: ContentType.charset(of: response.contentType), contentType: response.contentType)
   }
 
   func consume(_ bytes: UnsafeRawBufferPointer, _ id: TransferID, flushing: Bool = true) {

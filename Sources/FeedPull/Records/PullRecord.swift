@@ -128,36 +128,12 @@ public struct EndRecord: Sendable, Equatable {
     extras = value == EndRecordExtras() ? nil : EndRecordExtras.Box(value)
   }
 
-  /// Subscription fields, set only when the pull keeps state between runs: what was new and
-  /// changed, when to look again and why, and where the source has moved for good.
-  public var newItems: Int? {
-    get { extras?.value.newItems }
-    set { setExtras { $0.newItems = newValue } }
-  }
-  /// With state: items whose identity was known but whose content changed.
-  public var updatedItems: Int? {
-    get { extras?.value.updatedItems }
-    set { setExtras { $0.updatedItems = newValue } }
-  }
-  /// Seconds since 1970 (UTC).
-  public var nextCheckAt: Int64? {
-    get { extras?.value.nextCheckAt }
-    set { setExtras { $0.nextCheckAt = newValue } }
-  }
-  /// With state: which rule set `nextCheckAt` (`ttl`, `retry_after`, `error_backoff`, …).
-  public var nextCheckReason: String? {
-    get { extras?.value.nextCheckReason }
-    set { setExtras { $0.nextCheckReason = newValue } }
-  }
-  /// With state: failed pulls in a row (rate limiting not counted), which drive the backoff.
-  public var errorsInRow: Int? {
-    get { extras?.value.errorsInRow }
-    set { setExtras { $0.errorsInRow = newValue } }
-  }
-  /// With state: the URL the source now pulls, once three pulls in a row saw the same permanent redirect.
-  public var movedTo: String? {
-    get { extras?.value.movedTo }
-    set { setExtras { $0.movedTo = newValue } }
+  /// Fields a layer above the pipeline adds to the record (the subscription layer's
+  /// `new_items`, `next_check_at`, `skipped`, …), written after the pipeline's own; nil for a
+  /// plain pull.
+  public var addedFields: (any EndRecordFields)? {
+    get { extras?.value.addedFields }
+    set { setExtras { $0.addedFields = newValue } }
   }
   /// A hash of the body's bytes, computed only for a source that asked for it
   /// (`PullSource.wantsBodyDigest`), so that a subscriber can tell "the same bytes as last
@@ -202,12 +178,19 @@ extension PullError {
 
 /// The out-of-line part of an `EndRecord`.
 struct EndRecordExtras: Sendable, Equatable {
-  var newItems: Int?
-  var updatedItems: Int?
-  var nextCheckAt: Int64?
-  var nextCheckReason: String?
-  var errorsInRow: Int?
-  var movedTo: String?
+  static func == (left: EndRecordExtras, right: EndRecordExtras) -> Bool {
+    let sameAdded =
+      switch (left.addedFields, right.addedFields) {
+      case (nil, nil): true
+      case (let left?, let right?): left.isEqual(to: right)
+      default: false
+      }
+    return sameAdded && left.bodyDigest == right.bodyDigest
+      && left.cacheMaxAge == right.cacheMaxAge && left.expiresAfter == right.expiresAfter
+      && left.feedSchedule == right.feedSchedule
+  }
+
+  var addedFields: (any EndRecordFields)?
   var bodyDigest: UInt64?
   var cacheMaxAge: Int?
   var expiresAfter: Int?

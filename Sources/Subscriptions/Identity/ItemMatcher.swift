@@ -11,7 +11,7 @@ import FeedPull
 struct ItemMatcher {
   let mode: IdentityMode
   let pull: Int
-  let now: Int64
+  let now: Duration
   private var items: [RememberedItem]
   private var byId: [Int64: Int] = [:]
   private var byLink: [Int64: Int] = [:]
@@ -27,7 +27,7 @@ struct ItemMatcher {
   private var idsThisPull: Set<Int64> = []
   private var linksThisPull: Set<Int64> = []
 
-  init(mode: IdentityMode, remembered: [RememberedItem], pull: Int, now: Int64) {
+  init(mode: IdentityMode, remembered: [RememberedItem], pull: Int, now: Duration) {
     self.mode = mode
     self.pull = pull
     self.now = now

@@ -2,7 +2,7 @@
 /// stays small whatever the feed's URLs), when it was last in the feed, and whether it has
 /// dropped out of the feed's window (`gone`: a tombstone, kept so that an item that reappears
 /// is not new again).
-public struct RememberedItem: Sendable, Equatable, Codable {
+public struct RememberedItem: Sendable, Equatable {
   /// The row's key within its source: the item's primary key when it was first seen.
   public var key: Int64
   /// Hash of the item's id (guid, Atom id, JSON Feed id); nil when the item had none.
@@ -14,17 +14,17 @@ public struct RememberedItem: Sendable, Equatable, Codable {
   /// Hash of what makes a change visible (title, link, summary, content, enclosure URLs): a
   /// different one makes a known item `updated`.
   public var fingerprint: Int64
-  /// Seconds since 1970, and the source's pull number, of the last pull that saw it.
-  public var lastSeenAt: Int64
+  /// When the last pull that saw it happened (whole seconds since 1970).
+  public var lastSeenAt: Duration
   /// The source's pull number (`SubscriptionState.pulls`) of the last pull that saw it.
   public var lastPull: Int
   /// True when the item has dropped out of the feed: kept so that it is not new if it comes back.
   public var gone: Bool
 
-  /// A remembered item, seen last at `lastSeenAt` (seconds since 1970) by pull `lastPull`.
+  /// A remembered item, seen last at `lastSeenAt` (since 1970) by pull `lastPull`.
   public init(
     key: Int64, idKey: Int64?, linkKey: Int64?, contentKey: Int64, fingerprint: Int64,
-    lastSeenAt: Int64, lastPull: Int, gone: Bool = false
+    lastSeenAt: Duration, lastPull: Int, gone: Bool = false
   ) {
     self.key = key
     self.idKey = idKey
@@ -37,14 +37,48 @@ public struct RememberedItem: Sendable, Equatable, Codable {
   }
 }
 
-/// How long identities are remembered: those seen in the last `pulls` pulls or in the last
-/// `seconds`, whichever keeps more. Older ones are dropped; younger ones that left the feed
+/// How long identities are remembered: those seen in the last `pulls` pulls or within the last
+/// `age`, whichever keeps more. Older ones are dropped; younger ones that left the feed
 /// stay as tombstones.
 public struct RetentionRule: Sendable, Equatable {
   /// Items seen within this many of the source's latest pulls are kept.
   public var pulls = 50
-  /// Items seen within this many seconds (90 days) are kept.
-  public var seconds: Int64 = 90 * 86_400
+  /// Items seen within this long (90 days) are kept.
+  public var age: Duration = .seconds(90 * 86_400)
   /// The defaults: 50 pulls or 90 days, whichever keeps more.
   public init() {}
+}
+
+/// An item as JSON, `lastSeenAt` as whole seconds since 1970 (as earlier versions wrote it).
+extension RememberedItem: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case key, idKey, linkKey, contentKey, fingerprint, lastSeenAt, lastPull, gone
+  }
+
+  /// Reads an item written by `encode(to:)`.
+  public init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      key: try values.decode(Int64.self, forKey: .key),
+      idKey: try values.decodeIfPresent(Int64.self, forKey: .idKey),
+      linkKey: try values.decodeIfPresent(Int64.self, forKey: .linkKey),
+      contentKey: try values.decode(Int64.self, forKey: .contentKey),
+      fingerprint: try values.decode(Int64.self, forKey: .fingerprint),
+      lastSeenAt: .seconds(try values.decode(Int64.self, forKey: .lastSeenAt)),
+      lastPull: try values.decode(Int.self, forKey: .lastPull),
+      gone: try values.decodeIfPresent(Bool.self, forKey: .gone) ?? false)
+  }
+
+  /// Writes every field, `lastSeenAt` in whole seconds since 1970.
+  public func encode(to encoder: any Encoder) throws {
+    var values = encoder.container(keyedBy: CodingKeys.self)
+    try values.encode(key, forKey: .key)
+    try values.encodeIfPresent(idKey, forKey: .idKey)
+    try values.encodeIfPresent(linkKey, forKey: .linkKey)
+    try values.encode(contentKey, forKey: .contentKey)
+    try values.encode(fingerprint, forKey: .fingerprint)
+    try values.encode(lastSeenAt.wholeSeconds, forKey: .lastSeenAt)
+    try values.encode(lastPull, forKey: .lastPull)
+    try values.encode(gone, forKey: .gone)
+  }
 }

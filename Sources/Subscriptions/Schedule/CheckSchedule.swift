@@ -16,14 +16,15 @@
 ///   never earlier than a hint. Nothing known: 1 hour. Then clamped to the minimum and maximum,
 ///   then pushed out of the feed's skipHours/skipDays.
 public enum CheckSchedule {
-  /// When to check the source again, and why, after the pull `observed` at `now` (seconds since
-  /// 1970). `jitter` is a factor near 1 (see `randomJitter()`), clamped to ±10%; passing it in
+  /// When to check the source again, and why, after the pull `observed` at `now` (whole
+  /// seconds since 1970; the decision is in whole seconds too). `jitter` is a factor near 1 (see `randomJitter()`), clamped to ±10%; passing it in
   /// keeps the function pure, so tests fix it.
   public static func next(
-    state: SubscriptionState, observed: PullObservation, now: Int64,
+    state: SubscriptionState, observed: PullObservation, now: Duration,
     options: ScheduleOptions, jitter: Double
   ) -> ScheduleDecision {
     let jitter = min(max(jitter, 1 - jitterSpread), 1 + jitterSpread)
+    let now = now.inWholeSeconds
     var decision = ScheduleDecision(
       nextCheckAt: now, reason: .default, errorsInRow: state.errorsInRow, gone: state.gone,
       hostHoldUntil: nil)
@@ -36,7 +37,7 @@ public enum CheckSchedule {
     switch observed.status {
     case 429, 503:
       if let retryAfter = observed.retryAfter {
-        let hold = now + min(Int64(retryAfter), options.maxRetryAfter)
+        let hold = now + min(retryAfter.inWholeSeconds, options.maxRetryAfter)
         decision.hostHoldUntil = hold
         decision.nextCheckAt = max(hold, now + options.minInterval)
         decision.reason = .retryAfter
@@ -86,17 +87,17 @@ public enum CheckSchedule {
   /// The interval of a healthy source, clamped, and the rule that gave it.
   static func regularInterval(
     state: SubscriptionState, observed: PullObservation?, options: ScheduleOptions
-  ) -> (seconds: Int64, reason: CheckReason) {
-    var best: (seconds: Int64, reason: CheckReason)?
-    func consider(_ seconds: Int64?, _ reason: CheckReason) {
-      guard let seconds, seconds > 0 else { return }
+  ) -> (seconds: Duration, reason: CheckReason) {
+    var best: (seconds: Duration, reason: CheckReason)?
+    func consider(_ seconds: Duration?, _ reason: CheckReason) {
+      guard let seconds, seconds > .zero else { return }
       if best == nil || seconds > best!.seconds { best = (seconds, reason) }
     }
     if let observed {
-      consider(observed.feedSchedule?.ttlMinutes.map { Int64($0) * 60 }, .ttl)
-      consider(observed.feedSchedule.flatMap(updatePeriodSeconds), .updatePeriod)
-      consider(observed.cacheMaxAge.map(Int64.init), .cacheControl)
-      consider(observed.expiresAfter.map(Int64.init), .expires)
+      consider(observed.feedSchedule?.ttlMinutes.map { .seconds(Int64($0) * 60) }, .ttl)
+      consider(observed.feedSchedule.flatMap(updatePeriod), .updatePeriod)
+      consider(observed.cacheMaxAge?.inWholeSeconds, .cacheControl)
+      consider(observed.expiresAfter?.inWholeSeconds, .expires)
     }
     consider(ItemRate.interval(state.newItemTimes), .itemRate)
     let chosen = best ?? (options.defaultInterval, .default)
@@ -104,29 +105,30 @@ public enum CheckSchedule {
   }
 
   /// `base × 2^(step−1)`, times `jitter` (0.9–1.1), capped at the maximum interval.
-  static func backoff(_ base: Int64, step: Int, _ options: ScheduleOptions, jitter: Double)
-    -> Int64
+  static func backoff(_ base: Duration, step: Int, _ options: ScheduleOptions, jitter: Double)
+    -> Duration
   {
     let doublings = min(max(step - 1, 0), 40)
-    let raw = min(Double(base) * Double(1 << doublings), Double(options.maxInterval))
-    let jittered = raw * jitter
-    return min(Int64(jittered.rounded()), options.maxInterval)
+    let maximum = options.maxInterval.inSeconds
+    let raw = min(base.inSeconds * Double(1 << doublings), maximum)
+    return min(.seconds(Int64((raw * jitter).rounded())), options.maxInterval)
   }
 
-  static func updatePeriodSeconds(_ hints: FeedScheduleHints) -> Int64? {
+  static func updatePeriod(_ hints: FeedScheduleHints) -> Duration? {
     let periods: [String: Int64] = [
       "hourly": 3600, "daily": 86_400, "weekly": 7 * 86_400, "monthly": 30 * 86_400,
       "yearly": 365 * 86_400,
     ]
     guard let period = hints.updatePeriod.flatMap({ periods[$0.lowercased()] }) else {
-      return hints.updateFrequency != nil ? 86_400 / Int64(max(1, hints.updateFrequency!)) : nil
+      return hints.updateFrequency.map { .seconds(86_400 / Int64(max(1, $0))) }
     }
-    return period / Int64(max(1, hints.updateFrequency ?? 1))
+    return .seconds(period / Int64(max(1, hints.updateFrequency ?? 1)))
   }
 
-  /// The start of the first hour at or after `time` that is neither a skipped hour nor on a
-  /// skipped day (UTC); nil when `time` is not skipped (or everything is).
-  static func outOfSkipped(_ time: Int64, hints: FeedScheduleHints) -> Int64? {
+  /// The start of the first hour at or after `moment` that is neither a skipped hour nor on a
+  /// skipped day (UTC); nil when `moment` is not skipped (or everything is).
+  static func outOfSkipped(_ moment: Duration, hints: FeedScheduleHints) -> Duration? {
+    let time = moment.wholeSeconds
     func skipped(_ t: Int64) -> Bool {
       let hour = Int((t / 3600) % 24)
       // 1970-01-01 was a Thursday (4).
@@ -137,7 +139,7 @@ public enum CheckSchedule {
     var hourStart = time - time % 3600
     for _ in 0..<(24 * 8) {
       hourStart += 3600
-      if !skipped(hourStart) { return hourStart }
+      if !skipped(hourStart) { return .seconds(hourStart) }
     }
     return nil
   }

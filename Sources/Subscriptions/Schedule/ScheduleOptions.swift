@@ -1,15 +1,15 @@
-/// The limits of the schedule (`--min-interval`, `--max-interval`), in seconds.
+/// The limits of the schedule (`--min-interval`, `--max-interval`).
 public struct ScheduleOptions: Sendable, Equatable {
-  /// Seconds: no check comes sooner after the last one (`--min-interval`, 15 minutes), except
-  /// after a Retry-After, which is kept in full.
-  public var minInterval: Int64 = 15 * 60
-  /// Seconds: no check comes later than this after the last one (`--max-interval`, 24 hours);
-  /// also the cap of the error backoff.
-  public var maxInterval: Int64 = 24 * 3600
+  /// No check comes sooner after the last one (`--min-interval`, 15 minutes), except after a
+  /// Retry-After, which is kept in full.
+  public var minInterval: Duration = .seconds(15 * 60)
+  /// No check comes later than this after the last one (`--max-interval`, 24 hours); also the
+  /// cap of the error backoff.
+  public var maxInterval: Duration = .seconds(24 * 3600)
   /// The interval when nothing else speaks (then clamped).
-  public var defaultInterval: Int64 = 3600
+  public var defaultInterval: Duration = .seconds(3600)
   /// The longest Retry-After honoured; longer ones are cut to this.
-  public var maxRetryAfter: Int64 = 7 * 86_400
+  public var maxRetryAfter: Duration = .seconds(7 * 86_400)
   /// The command line's defaults: 15 minutes to 24 hours, 1 hour when nothing speaks, 7 days of
   /// Retry-After at most.
   public init() {}
@@ -23,12 +23,12 @@ public struct PullObservation: Sendable, Equatable {
   public var failed = false
   /// Cancelled before its end: it stays due.
   public var cancelled = false
-  /// Seconds, from `Cache-Control: max-age`; nil when the response had none.
-  public var cacheMaxAge: Int?
-  /// Seconds from now until the `Expires` date, never negative; nil when the response had none.
-  public var expiresAfter: Int?
-  /// Seconds, from the `Retry-After` of a 429 or 503; nil otherwise.
-  public var retryAfter: Int?
+  /// From `Cache-Control: max-age`; nil when the response had none.
+  public var cacheMaxAge: Duration?
+  /// From now until the `Expires` date, never negative; nil when the response had none.
+  public var expiresAfter: Duration?
+  /// From the `Retry-After` of a 429 or 503; nil otherwise.
+  public var retryAfter: Duration?
   /// What the feed says of its own schedule; nil when the body was not parsed (a 304, a failure)
   /// or said nothing.
   public var feedSchedule: FeedScheduleHints?
@@ -55,8 +55,8 @@ public struct FeedScheduleHints: Sendable, Equatable {
 
 /// The schedule's answer.
 public struct ScheduleDecision: Sendable, Equatable {
-  /// Seconds since 1970 at which the source is due again (`next_check_at`).
-  public var nextCheckAt: Int64
+  /// When the source is due again (`next_check_at`), whole seconds since 1970.
+  public var nextCheckAt: Duration
   /// What set `nextCheckAt` (`next_check_reason`).
   public var reason: CheckReason
   /// Failures in a row after this pull: 0 after a success, unchanged after a 429 or 503.
@@ -64,5 +64,5 @@ public struct ScheduleDecision: Sendable, Equatable {
   /// Set by a 410: the source is not requested again unless forced.
   public var gone: Bool
   /// Set by a Retry-After: every source of the host waits until then.
-  public var hostHoldUntil: Int64?
+  public var hostHoldUntil: Duration?
 }

@@ -1,40 +1,44 @@
-/// Where subscription state lives between pulls. The state is queried per source, never loaded
-/// whole, so that a large state stays cheap; the protocol is shaped for a shared server
-/// database too, where many workers claim due sources under leases (`claimDue`), and every
-/// source's end is one transaction (`record`).
+/// Where subscription state lives between pulls: the base capability every store has. The state
+/// is queried per source, never loaded whole, so that a large state stays cheap; every batch of
+/// source ends is one transaction (`record`).
+///
+/// The methods are synchronous because the databases behind them are: a run calls them on a
+/// queue of its own (`SubscriptionRun`), never on Swift's cooperative thread pool. A store that
+/// several processes share adds `LeasingSubscriptionStore`; code outside the stores asks for that
+/// capability and never names a concrete store.
 public protocol SubscriptionStore: AnyObject, Sendable {
   /// Adds sources the store does not know yet, due at once; known ones are left as they are.
   func register(_ sources: [String]) throws(StoreError)
-  /// Sources whose next check is at or before `now`, earliest first, at most `limit`. A shared
-  /// store leases them to the caller; a single-process store just reads them.
-  func claimDue(now: Int64, limit: Int) throws(StoreError) -> [SubscriptionState]
   /// One source's state; nil when unknown.
   func state(of source: String) throws(StoreError) -> SubscriptionState?
+  /// Sources whose next check is at or before `now`, earliest first, at most `limit`, read
+  /// without a lease (`LeasingSubscriptionStore.claimDue` leases them).
+  func dueSources(at now: Duration, limit: Int) throws(StoreError) -> [SubscriptionState]
   /// The items a source is known to have delivered (tombstones included).
   func ledger(of source: String) throws(StoreError) -> [RememberedItem]
-  /// Stores a source's end: its new state, the items its pull saw (written and flushed
-  /// before this call), tombstones and retention, and a host's hold — in one transaction.
-  func record(_ outcome: PullOutcome) throws(StoreError)
-  /// Until when (seconds since 1970) `host` asked to be left alone; nil when it did not.
-  func hostHold(_ host: String) throws(StoreError) -> Int64?
+  /// Stores sources' ends in one transaction: each one's new state, the items its pull saw
+  /// (written and flushed before this call), tombstones and retention, and a host's hold; a
+  /// lease on the source is given back.
+  func record(_ outcomes: [PullOutcome]) throws(StoreError)
+  /// Until when `host` asked to be left alone; nil when it did not.
+  func hostHold(_ host: String) throws(StoreError) -> Duration?
   /// Every source's state, in source order, one at a time (for `state list` and `export`).
   func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void) throws(StoreError)
   /// Removes a source and what it remembers; false when it was unknown.
   func forget(_ source: String) throws(StoreError) -> Bool
-  /// When each of `sources` is next due (seconds since 1970), without reading whole states: a
-  /// watch loads its schedule with it. Unknown sources are left out. A store need not implement
-  /// it: the default reads each state.
-  func nextCheckTimes(of sources: [String]) throws(StoreError) -> [String: Int64]
+  /// Makes what is committed whole in the store's main file (SQLite folds its write-ahead log
+  /// into the database, so that a copy of the file alone is the whole state). Called at the end
+  /// of every run and on a clean stop; a store with nothing to fold does nothing.
+  func checkpoint() throws(StoreError)
 }
 
 extension SubscriptionStore {
-  /// The default reads each state; a store with an index answers without decoding them.
-  public func nextCheckTimes(of sources: [String]) throws(StoreError) -> [String: Int64] {
-    var times: [String: Int64] = [:]
-    for source in sources {
-      if let state = try state(of: source) { times[source] = state.nextCheckAt }
-    }
-    return times
+  /// Nothing to fold by default.
+  public func checkpoint() throws(StoreError) {}
+
+  /// Stores one source's end (see `record(_:)` for a batch).
+  public func record(_ outcome: PullOutcome) throws(StoreError) {
+    try record([outcome])
   }
 }
 
@@ -47,15 +51,16 @@ public struct PullOutcome: Sendable {
   /// True when the pull read a whole body: remembered items it did not see become tombstones.
   public var sawWholeFeed: Bool
   /// A Retry-After the end set for the source's site.
-  public var hostHold: (host: String, until: Int64)?
-  /// The time of the end (seconds since 1970), for retention.
-  public var now: Int64
+  public var hostHold: (host: String, until: Duration)?
+  /// The time of the end, for retention.
+  public var now: Duration
   /// How long identities are remembered.
   public var retention = RetentionRule()
 
+  /// The end of a pull at `now` that leaves `state` and saw `seenItems`.
   public init(
     state: SubscriptionState, seenItems: [RememberedItem], sawWholeFeed: Bool,
-    hostHold: (host: String, until: Int64)?, now: Int64
+    hostHold: (host: String, until: Duration)?, now: Duration
   ) {
     self.state = state
     self.seenItems = seenItems

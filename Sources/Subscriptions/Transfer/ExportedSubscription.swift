@@ -71,7 +71,7 @@ struct ExportedSubscription: Codable, Equatable {
     bodyDigest = state.bodyDigest.map(TransferValues.hex)
     lastCheckAt = state.lastCheckAt.map(TransferValues.rfc3339)
     lastUnconditionalAt = state.lastUnconditionalAt.map(TransferValues.rfc3339)
-    nextCheckAt = state.nextCheckAt == 0 ? nil : TransferValues.rfc3339(state.nextCheckAt)
+    nextCheckAt = state.nextCheckAt == .zero ? nil : TransferValues.rfc3339(state.nextCheckAt)
     nextCheckReason = state.nextCheckReason
     errorsInRow = state.errorsInRow
     gone = state.gone ? true : nil
@@ -94,15 +94,15 @@ struct ExportedSubscription: Codable, Equatable {
       UInt64(bitPattern: try TransferValues.key(text, "body_digest"))
     }
     state.lastCheckAt = try lastCheckAt.map { text throws(TransferError) in
-      try TransferValues.seconds(text, "last_check_at")
+      try TransferValues.moment(text, "last_check_at")
     }
     state.lastUnconditionalAt = try lastUnconditionalAt.map { text throws(TransferError) in
-      try TransferValues.seconds(text, "last_unconditional_at")
+      try TransferValues.moment(text, "last_unconditional_at")
     }
     state.nextCheckAt =
       try nextCheckAt.map { text throws(TransferError) in
-        try TransferValues.seconds(text, "next_check_at")
-      } ?? 0
+        try TransferValues.moment(text, "next_check_at")
+      } ?? .zero
     state.nextCheckReason = nextCheckReason
     state.errorsInRow = errorsInRow
     state.gone = gone ?? false
@@ -110,9 +110,9 @@ struct ExportedSubscription: Codable, Equatable {
     state.redirectCount = redirectCount ?? 0
     state.identityMode = identityMode
     state.pulls = pulls
-    var times: [Int64] = []
+    var times: [Duration] = []
     for text in newItemTimes ?? [] {
-      times.append(try TransferValues.seconds(text, "new_item_times"))
+      times.append(try TransferValues.moment(text, "new_item_times"))
     }
     state.newItemTimes = times
     var remembered: [RememberedItem] = []
@@ -142,7 +142,7 @@ extension ExportedSubscription.ExportedItem {
       },
       contentKey: try TransferValues.key(contentKey, "content_key"),
       fingerprint: try TransferValues.key(fingerprint, "fingerprint"),
-      lastSeenAt: try TransferValues.seconds(lastSeenAt, "last_seen_at"), lastPull: lastPull,
+      lastSeenAt: try TransferValues.moment(lastSeenAt, "last_seen_at"), lastPull: lastPull,
       gone: gone ?? false)
   }
 }

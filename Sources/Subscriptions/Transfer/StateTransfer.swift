@@ -29,7 +29,7 @@ public enum StateTransfer {
       let exported = ExportedSubscription(
         passwordsMasked(state), items: try store.ledger(of: source))
       guard let data = try? encoder.encode(exported) else {
-        throw StoreError(message: "cannot encode the state of \(source)")
+        throw StoreError(message: "cannot encode the state of \(URLPasswordMask.masked(source))")
       }
       try line(String(decoding: data, as: UTF8.self))
     }
@@ -89,7 +89,7 @@ public enum StateTransfer {
         throw TransferError("\(name), line \(number + 1): \(TransferError.reason(error))")
       }
     }
-    let now = Int64(Date().timeIntervalSince1970)
+    let now = SubscriptionClock.system.now
     for (state, items) in restored {
       _ = try store.forget(state.source)
       try store.record(

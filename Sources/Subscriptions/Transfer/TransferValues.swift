@@ -46,19 +46,19 @@ enum TransferValues {
     return Int64(bitPattern: value)
   }
 
-  /// `2025-11-01T18:30:00Z`.
-  static func rfc3339(_ secondsSince1970: Int64) -> String {
-    formatter().string(from: Date(timeIntervalSince1970: TimeInterval(secondsSince1970)))
+  /// A moment since 1970 as `2025-11-01T18:30:00Z` (whole seconds).
+  static func rfc3339(_ moment: Duration) -> String {
+    formatter().string(from: Date(timeIntervalSince1970: TimeInterval(moment.wholeSeconds)))
   }
 
-  /// Seconds since 1970 from an RFC 3339 time (any offset; fractions dropped).
-  static func seconds(_ text: String, _ field: String) throws(TransferError) -> Int64 {
+  /// The moment since 1970 of an RFC 3339 time (any offset; fractions dropped).
+  static func moment(_ text: String, _ field: String) throws(TransferError) -> Duration {
     let withFractions = formatter()
     withFractions.formatOptions.insert(.withFractionalSeconds)
     guard let date = formatter().date(from: text) ?? withFractions.date(from: text) else {
       throw TransferError("\(field) is not an RFC 3339 time: \(text)")
     }
-    return Int64(date.timeIntervalSince1970.rounded(.down))
+    return .seconds(Int64(date.timeIntervalSince1970.rounded(.down)))
   }
 
   private static func formatter() -> ISO8601DateFormatter {

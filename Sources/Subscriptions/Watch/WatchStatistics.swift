@@ -1,4 +1,4 @@
-/// An operator's view of a running watch, without scraping logs: what it holds, what it is
+/// An operator's view of a running watch (or pass), without scraping logs: what it holds, what it is
 /// doing, what it has delivered since it started, and when it next wakes.
 public struct WatchStatistics: Sendable, Equatable {
   /// Sources being watched.
@@ -15,8 +15,8 @@ public struct WatchStatistics: Sendable, Equatable {
   public var bytes: Int64 = 0
   /// Failed ends since the watch started, by error kind (`http`, `timeout`, `deferred`, …).
   public var errors: [String: Int] = [:]
-  /// The earliest next check (seconds since 1970) of a source not in flight; nil when none.
-  public var nextDue: Int64?
+  /// The earliest next check of a named source not in flight; nil when none.
+  public var nextDue: Duration?
 
   public init() {}
 }

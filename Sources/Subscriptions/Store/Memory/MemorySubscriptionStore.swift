@@ -1,15 +1,15 @@
 import FeedPullSupport
-import HTTPWorker
 
 /// A `SubscriptionStore` in memory: for an embedder that keeps state its own way (it can read
 /// every `SubscriptionState` with `forEachState` and save them where it likes, or seed the store
 /// with `init(states:)`), and a second implementation that keeps the store's test suite honest.
-/// Nothing survives the process.
+/// Nothing survives the process; a run leases its sources within the process
+/// (`LocalLeases`), since nothing else can share the store.
 public final class MemorySubscriptionStore: SubscriptionStore {
   private struct Contents {
     var states: [String: SubscriptionState] = [:]
     var items: [String: [Int64: RememberedItem]] = [:]
-    var holds: [String: Int64] = [:]
+    var holds: [String: Duration] = [:]
   }
 
   private let contents = TSanVisibleMutex(Contents())
@@ -30,8 +30,8 @@ public final class MemorySubscriptionStore: SubscriptionStore {
     }
   }
 
-  /// The due sources, earliest first; one process owns the store, so no lease.
-  public func claimDue(now: Int64, limit: Int) throws(StoreError) -> [SubscriptionState] {
+  /// The due sources, earliest first.
+  public func dueSources(at now: Duration, limit: Int) throws(StoreError) -> [SubscriptionState] {
     contents.withLock { contents in
       Array(
         contents.states.values.filter { $0.nextCheckAt <= now }
@@ -50,33 +50,37 @@ public final class MemorySubscriptionStore: SubscriptionStore {
     contents.withLock { Array(($0.items[source] ?? [:]).values) }
   }
 
-  /// Applies a source's end under the store's lock: state, items, tombstones, retention, hold.
-  public func record(_ outcome: PullOutcome) throws(StoreError) {
+  /// Applies the ends under the store's lock: states, items, tombstones, retention, holds.
+  public func record(_ outcomes: [PullOutcome]) throws(StoreError) {
     contents.withLock { contents in
-      let state = outcome.state
-      contents.states[state.source] = state
-      var items = contents.items[state.source] ?? [:]
-      for item in outcome.seenItems { items[item.key] = item }
-      if outcome.sawWholeFeed {
-        let oldestPull = state.pulls - outcome.retention.pulls
-        let oldestTime = outcome.now - outcome.retention.seconds
-        for (key, item) in items {
-          if item.lastPull <= oldestPull && item.lastSeenAt < oldestTime {
-            items[key] = nil
-          } else if item.lastPull < state.pulls {
-            items[key]?.gone = true
-          }
+      for outcome in outcomes { Self.apply(outcome, to: &contents) }
+    }
+  }
+
+  private static func apply(_ outcome: PullOutcome, to contents: inout Contents) {
+    let state = outcome.state
+    contents.states[state.source] = state
+    var items = contents.items[state.source] ?? [:]
+    for item in outcome.seenItems { items[item.key] = item }
+    if outcome.sawWholeFeed {
+      let oldestPull = state.pulls - outcome.retention.pulls
+      let oldestTime = (outcome.now - outcome.retention.age).inWholeSeconds
+      for (key, item) in items {
+        if item.lastPull <= oldestPull && item.lastSeenAt < oldestTime {
+          items[key] = nil
+        } else if item.lastPull < state.pulls {
+          items[key]?.gone = true
         }
       }
-      contents.items[state.source] = items
-      if let hold = outcome.hostHold {
-        contents.holds[hold.host] = max(contents.holds[hold.host] ?? hold.until, hold.until)
-      }
+    }
+    contents.items[state.source] = items
+    if let hold = outcome.hostHold {
+      contents.holds[hold.host] = max(contents.holds[hold.host] ?? hold.until, hold.until)
     }
   }
 
   /// Until when `host` asked to be left alone.
-  public func hostHold(_ host: String) throws(StoreError) -> Int64? {
+  public func hostHold(_ host: String) throws(StoreError) -> Duration? {
     contents.withLock { $0.holds[host] }
   }
 

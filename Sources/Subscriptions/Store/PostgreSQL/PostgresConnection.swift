@@ -20,7 +20,7 @@ final class PostgresConnection: @unchecked Sendable {
   /// Connects to `uri` (a libpq connection URI or `key=value` string).
   init(uri: String) throws(StoreError) {
     guard let handle = PQconnectdb(uri) else {
-      throw StoreError(message: "cannot connect to PostgreSQL: out of memory")
+      throw StoreError(message: "cannot connect to PostgreSQL: out of memory", kind: .unavailable)
     }
     self.handle = handle
     scrub = PostgresPasswordScrub(connectionString: uri)
@@ -28,7 +28,7 @@ final class PostgresConnection: @unchecked Sendable {
     guard PQstatus(handle) == CONNECTION_OK else {
       // Every property is set: `deinit` runs and finishes the handle.
       let message = errorMessage()
-      throw StoreError(message: "cannot connect to \(label): \(message)")
+      throw StoreError(message: "cannot connect to \(label): \(message)", kind: .unavailable)
     }
     try configureSession()
   }
@@ -78,7 +78,7 @@ final class PostgresConnection: @unchecked Sendable {
     PQreset(handle)
     guard PQstatus(handle) == CONNECTION_OK else {
       throw StoreError(
-        message: "lost the connection to \(label): \(errorMessage())")
+        message: "lost the connection to \(label): \(errorMessage())", kind: .unavailable)
     }
     try configureSession()
   }
@@ -95,7 +95,7 @@ final class PostgresConnection: @unchecked Sendable {
     guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return }
     let message = errorMessage()
     if PQstatus(handle) != CONNECTION_OK {
-      throw StoreError(message: "lost the connection to \(label): \(message)")
+      throw StoreError(message: "lost the connection to \(label): \(message)", kind: .unavailable)
     }
     throw StoreError(message: "\(label): \(message)")
   }
@@ -125,6 +125,7 @@ enum PostgresValue {
   case integers([Int64?])
 
   static func optional(_ value: Int64?) -> PostgresValue { value.map(Self.integer) ?? .null }
+  static func optional(_ value: String?) -> PostgresValue { value.map(Self.text) ?? .null }
 
   var text: String? {
     switch self {
@@ -139,7 +140,7 @@ enum PostgresValue {
 }
 
 /// One row of a statement's result, in text form; valid only inside the `row` closure.
-struct PostgresRow {
+struct PostgresRow: StateRow {
   fileprivate let result: OpaquePointer?
   fileprivate let row: Int32
 

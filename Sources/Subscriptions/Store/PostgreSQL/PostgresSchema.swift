@@ -1,7 +1,7 @@
 /// The shared database's schema, versioned in a `schema_version` table. `migrations[n]` takes
 /// a database from version n to n + 1; a new version appends a step, never edits one.
 ///
-/// - `sources`: one row per source, its `SubscriptionState` as JSON, `next_check_at` beside it
+/// - `sources`: one row per source, its state in columns (`StateColumns`), `next_check_at`
 ///   with an index, and the lease (`lease_until` on the database's clock, `lease_owner`) that
 ///   makes one worker the only one pulling a source.
 /// - `items`: remembered items by (source, key), hashes only, removed with their source.
@@ -35,6 +35,35 @@ enum PostgresSchema {
     """
     ALTER TABLE hosts ADD COLUMN next_start_at double precision;
     """,
+    // 3: the state in columns, as in SQLite (read and written without a JSON coder), and an
+    // index on the lease owner (a worker renews its leases without a scan).
+    """
+    ALTER TABLE sources ADD COLUMN next_check_reason text, ADD COLUMN etag text,
+      ADD COLUMN last_modified text, ADD COLUMN body_digest bigint,
+      ADD COLUMN last_check_at bigint, ADD COLUMN last_unconditional_at bigint,
+      ADD COLUMN errors_in_row bigint, ADD COLUMN gone bigint, ADD COLUMN redirect_target text,
+      ADD COLUMN redirect_count bigint, ADD COLUMN moved_to text, ADD COLUMN identity_mode text,
+      ADD COLUMN pulls bigint, ADD COLUMN new_item_times text;
+    UPDATE sources SET
+      next_check_reason = j.s->>'nextCheckReason', etag = j.s->>'etag',
+      last_modified = j.s->>'lastModified',
+      body_digest = CASE WHEN (j.s->>'bodyDigest')::numeric > 9223372036854775807
+        THEN ((j.s->>'bodyDigest')::numeric - 18446744073709551616)::bigint
+        ELSE (j.s->>'bodyDigest')::bigint END,
+      last_check_at = (j.s->>'lastCheckAt')::bigint,
+      last_unconditional_at = (j.s->>'lastUnconditionalAt')::bigint,
+      errors_in_row = (j.s->>'errorsInRow')::bigint,
+      gone = CASE WHEN (j.s->>'gone')::boolean THEN 1 ELSE 0 END,
+      redirect_target = j.s->>'redirectTarget', redirect_count = (j.s->>'redirectCount')::bigint,
+      moved_to = j.s->>'movedTo', identity_mode = nullif(j.s->>'identityMode', 'id'),
+      pulls = (j.s->>'pulls')::bigint,
+      new_item_times = (SELECT string_agg(value, ',')
+        FROM jsonb_array_elements_text(j.s->'newItemTimes') AS value)
+    FROM (SELECT id, state::jsonb AS s FROM sources WHERE state IS NOT NULL) AS j
+    WHERE sources.id = j.id;
+    ALTER TABLE sources DROP COLUMN state;
+    CREATE INDEX sources_leases ON sources(lease_owner) WHERE lease_owner IS NOT NULL;
+    """,
   ]
 
   static var currentVersion: Int64 { Int64(migrations.count) }
@@ -42,11 +71,20 @@ enum PostgresSchema {
   /// Brings the database to the current version in one transaction, under an advisory lock,
   /// so that workers starting together migrate once (the others wait, then find it done). A
   /// database from a newer feedpull is refused rather than misread.
-  static func migrate(_ connection: PostgresConnection) throws(StoreError) {
+  static func migrate(_ connection: PostgresConnection, create: Bool = true) throws(StoreError) {
     try connection.execute("BEGIN")
     do throws(StoreError) {
       // Any constant shared by every feedpull: "feedpull" in ASCII.
       try connection.execute("SELECT pg_advisory_xact_lock(7378656164707531)")
+      if !create {
+        var exists = false
+        try connection.run("SELECT to_regclass('schema_version') IS NOT NULL") { row in
+          exists = row.boolean(0)
+        }
+        guard exists else {
+          throw StoreError(message: "no state in \(connection.label)", kind: .noState)
+        }
+      }
       try connection.execute(
         "CREATE TABLE IF NOT EXISTS schema_version(version bigint NOT NULL)")
       var version: Int64?

@@ -1,19 +1,24 @@
 import CSQLite
 
-/// The only door to sqlite3's C API: a connection, its prepared statements (prepared once,
-/// reused), and SQLite's result codes turned into `StoreError`s. Not thread-safe by itself:
-/// its one owner (`SQLiteSubscriptionStore`) holds it in a `Mutex` and uses it only under it,
-/// which is why it may be marked `Sendable`.
+/// The only door to sqlite3's C API: a connection, its prepared statements, and SQLite's result
+/// codes turned into `StoreError`s. Not thread-safe by itself: its one owner
+/// (`SQLiteSubscriptionStore`) uses it only under a lock, which is why it may be marked
+/// `Sendable`.
 final class SQLiteConnection: @unchecked Sendable {
-  private var handle: OpaquePointer?
-  private var statements: [String: OpaquePointer] = [:]
+  private(set) var handle: OpaquePointer?
+  private var cached: [String: SQLiteStatement] = [:]
+  /// The file, as messages name it.
   let path: String
 
-  /// Opens (creating when missing) the database at `path`; a writer waits up to
-  /// `busyMilliseconds` for another process's transaction before failing.
-  init(path: String, busyMilliseconds: Int32) throws(StoreError) {
+  /// Opens the database at `path` (which must exist: `SQLiteStateFile` makes it, with its
+  /// mode), read-write or read-only; a writer waits up to `busyMilliseconds` for another
+  /// process's transaction before failing. `uri`: `path` is a `file:` URI (read-only fallbacks).
+  init(path: String, readOnly: Bool = false, uri: Bool = false, busyMilliseconds: Int32)
+    throws(StoreError)
+  {
     self.path = path
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+    if uri { flags |= SQLITE_OPEN_URI }
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -24,9 +29,34 @@ final class SQLiteConnection: @unchecked Sendable {
     sqlite3_busy_timeout(handle, busyMilliseconds)
   }
 
+  /// An empty in-memory database, named `path` in messages (the copy of a file that could only
+  /// be read, brought to the current schema without writing the file).
+  private init(memoryNamed path: String) throws(StoreError) {
+    self.path = path
+    let code = sqlite3_open_v2(
+      ":memory:", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+    guard code == SQLITE_OK else {
+      sqlite3_close_v2(handle)
+      handle = nil
+      throw StoreError(message: "cannot read state file \(path): out of memory")
+    }
+  }
+
   deinit {
-    for statement in statements.values { sqlite3_finalize(statement) }
+    cached.removeAll()
     sqlite3_close_v2(handle)
+  }
+
+  /// A copy of the whole database in memory (SQLite's online backup).
+  func copyIntoMemory() throws(StoreError) -> SQLiteConnection {
+    let copy = try SQLiteConnection(memoryNamed: path)
+    guard let backup = sqlite3_backup_init(copy.handle, "main", handle, "main") else {
+      throw failure(sqlite3_errcode(copy.handle), String(cString: sqlite3_errmsg(copy.handle)))
+    }
+    let code = sqlite3_backup_step(backup, -1)
+    sqlite3_backup_finish(backup)
+    guard code == SQLITE_DONE else { throw failure(code, "cannot copy the state") }
+    return copy
   }
 
   /// Runs SQL without results (several statements allowed).
@@ -40,58 +70,115 @@ final class SQLiteConnection: @unchecked Sendable {
     }
   }
 
-  /// Runs one statement: binds `values`, calls `row` for each result row.
-  func run(
-    _ sql: String, _ values: [SQLiteValue] = [],
-    row: (SQLiteRow) throws(StoreError) -> Void = { _ in }
-  ) throws(StoreError) {
-    let statement = try prepared(sql)
-    defer {
-      sqlite3_reset(statement)
-      sqlite3_clear_bindings(statement)
-    }
-    for (offset, value) in values.enumerated() {
-      let position = Int32(offset + 1)
-      switch value {
-      case .null: sqlite3_bind_null(statement, position)
-      case .integer(let number): sqlite3_bind_int64(statement, position, number)
-      case .text(let text):
-        sqlite3_bind_text(statement, position, text, -1, feedpull_sqlite_transient())
-      }
-    }
-    while true {
-      let code = sqlite3_step(statement)
-      if code == SQLITE_DONE { return }
-      guard code == SQLITE_ROW else {
-        throw failure(code, String(cString: sqlite3_errmsg(handle)))
-      }
-      try row(SQLiteRow(statement: statement))
-    }
-  }
-
-  /// Rows changed by the last statement.
-  var changes: Int { Int(sqlite3_changes(handle)) }
-
-  private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
-    if let statement = statements[sql] { return statement }
+  /// A statement prepared once, for a caller that keeps it.
+  func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v3(
       handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard code == SQLITE_OK, let statement else {
       throw failure(code, String(cString: sqlite3_errmsg(handle)))
     }
-    statements[sql] = statement
-    return statement
+    return SQLiteStatement(statement, connection: self)
   }
 
-  private func failure(_ code: Int32, _ message: String) -> StoreError {
+  /// Runs one statement (prepared on first use and kept): binds `values`, calls `row` for each
+  /// result row.
+  func run(
+    _ sql: String, _ values: [SQLiteValue] = [],
+    row: (SQLiteRow) throws(StoreError) -> Void = { _ in }
+  ) throws(StoreError) {
+    let statement: SQLiteStatement
+    if let known = cached[sql] {
+      statement = known
+    } else {
+      statement = try prepare(sql)
+      cached[sql] = statement
+    }
+    try statement.run(values, row: row)
+  }
+
+  /// Rows changed by the last statement.
+  var changes: Int { Int(sqlite3_changes(handle)) }
+
+  func failure(_ code: Int32, _ message: String) -> StoreError {
     let primary = code & 0xff
     if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
       return StoreError(
         message: "state file \(path) is busy: another feedpull process is writing it; "
-          + "gave up waiting", isBusy: true)
+          + "gave up waiting", kind: .busy)
     }
     return StoreError(message: "state file \(path): \(message)")
+  }
+}
+
+/// A prepared statement of one connection, bound and stepped by its owner under the
+/// connection's lock; reset after every use.
+final class SQLiteStatement: @unchecked Sendable {
+  private let handle: OpaquePointer
+  private unowned let connection: SQLiteConnection
+
+  fileprivate init(_ handle: OpaquePointer, connection: SQLiteConnection) {
+    self.handle = handle
+    self.connection = connection
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  /// Binds `values` to the parameters in order, steps through every row, then resets.
+  func run(_ values: [SQLiteValue], row: (SQLiteRow) throws(StoreError) -> Void = { _ in })
+    throws(StoreError)
+  {
+    for (offset, value) in values.enumerated() { bind(Int32(offset + 1), value) }
+    try rows(row)
+  }
+
+  /// Steps through every row of what is bound, then resets the statement and its bindings.
+  func rows(_ row: (SQLiteRow) throws(StoreError) -> Void) throws(StoreError) {
+    defer {
+      sqlite3_reset(handle)
+      sqlite3_clear_bindings(handle)
+    }
+    while true {
+      let code = sqlite3_step(handle)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else {
+        throw connection.failure(code, String(cString: sqlite3_errmsg(connection.handle)))
+      }
+      try row(SQLiteRow(statement: handle))
+    }
+  }
+
+  /// Binds one parameter (1-based).
+  func bind(_ position: Int32, _ value: SQLiteValue) {
+    switch value {
+    case .null: sqlite3_bind_null(handle, position)
+    case .integer(let number): sqlite3_bind_int64(handle, position, number)
+    case .text(let text):
+      sqlite3_bind_text(handle, position, text, -1, feedpull_sqlite_transient())
+    }
+  }
+
+  /// Binds an integer, or null.
+  func bind(_ position: Int32, _ value: Int64?) {
+    guard let value else {
+      _ = sqlite3_bind_null(handle, position)
+      return
+    }
+    sqlite3_bind_int64(handle, position, value)
+  }
+
+  /// Binds text, or null.
+  func bind(_ position: Int32, _ value: String?) {
+    guard var value else {
+      _ = sqlite3_bind_null(handle, position)
+      return
+    }
+    value.withUTF8 { bytes in
+      _ = bytes.withMemoryRebound(to: CChar.self) { text in
+        sqlite3_bind_text(
+          handle, position, text.baseAddress, Int32(text.count), feedpull_sqlite_transient())
+      }
+    }
   }
 }
 
@@ -117,6 +204,14 @@ struct SQLiteRow {
 
   func text(_ column: Int32) -> String? {
     guard let bytes = sqlite3_column_text(statement, column) else { return nil }
-    return String(cString: bytes)
+    let count = Int(sqlite3_column_bytes(statement, column))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  /// The column's text as bytes, for a caller that parses it in place.
+  func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    let bytes = sqlite3_column_text(statement, column)
+    let count = Int(sqlite3_column_bytes(statement, column))
+    return body(UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
   }
 }

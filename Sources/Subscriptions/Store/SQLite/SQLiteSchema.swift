@@ -1,8 +1,10 @@
 /// The state file's schema, versioned in `PRAGMA user_version`. `migrations[n]` takes a
 /// database from version n to n + 1; a new version appends a step, never edits one.
 ///
-/// - `sources`: one row per source, its `SubscriptionState` as JSON, `next_check_at` beside it
-///   with an index, so `--due` reads only the due rows.
+/// - `sources`: one row per source, its state in columns (`StateColumns`), `next_check_at` with
+///   an index so `--due` reads only the due rows, and the lease (`lease_until`, milliseconds
+///   since 1970 on this machine's clock; `lease_owner`) that keeps one process the only one
+///   pulling a source.
 /// - `items`: remembered items by (source, key), hashes only: ~60 bytes a row.
 /// - `hosts`: a host's Retry-After hold.
 enum SQLiteSchema {
@@ -26,10 +28,56 @@ enum SQLiteSchema {
       gone INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY(source_id, key)) WITHOUT ROWID;
     CREATE TABLE hosts(host TEXT PRIMARY KEY, hold_until INTEGER NOT NULL) WITHOUT ROWID;
+    """,
+    // 2: the state in columns instead of one JSON text (read and written without a JSON coder),
+    // and leases, so that processes sharing the file never pull one source at once.
     """
+    ALTER TABLE sources ADD COLUMN next_check_reason TEXT;
+    ALTER TABLE sources ADD COLUMN etag TEXT;
+    ALTER TABLE sources ADD COLUMN last_modified TEXT;
+    ALTER TABLE sources ADD COLUMN body_digest INTEGER;
+    ALTER TABLE sources ADD COLUMN last_check_at INTEGER;
+    ALTER TABLE sources ADD COLUMN last_unconditional_at INTEGER;
+    ALTER TABLE sources ADD COLUMN errors_in_row INTEGER;
+    ALTER TABLE sources ADD COLUMN gone INTEGER;
+    ALTER TABLE sources ADD COLUMN redirect_target TEXT;
+    ALTER TABLE sources ADD COLUMN redirect_count INTEGER;
+    ALTER TABLE sources ADD COLUMN moved_to TEXT;
+    ALTER TABLE sources ADD COLUMN identity_mode TEXT;
+    ALTER TABLE sources ADD COLUMN pulls INTEGER;
+    ALTER TABLE sources ADD COLUMN new_item_times TEXT;
+    ALTER TABLE sources ADD COLUMN lease_until INTEGER;
+    ALTER TABLE sources ADD COLUMN lease_owner TEXT;
+    UPDATE sources SET
+      next_check_reason = json_extract(state, '$.nextCheckReason'),
+      etag = json_extract(state, '$.etag'),
+      last_modified = json_extract(state, '$.lastModified'),
+      body_digest = CASE WHEN json_type(state, '$.bodyDigest') = 'integer'
+        THEN json_extract(state, '$.bodyDigest') END,
+      last_check_at = json_extract(state, '$.lastCheckAt'),
+      last_unconditional_at = json_extract(state, '$.lastUnconditionalAt'),
+      errors_in_row = json_extract(state, '$.errorsInRow'),
+      gone = json_extract(state, '$.gone'),
+      redirect_target = json_extract(state, '$.redirectTarget'),
+      redirect_count = json_extract(state, '$.redirectCount'),
+      moved_to = json_extract(state, '$.movedTo'),
+      identity_mode = nullif(json_extract(state, '$.identityMode'), 'id'),
+      pulls = json_extract(state, '$.pulls'),
+      new_item_times = (SELECT group_concat(value, ',') FROM json_each(state, '$.newItemTimes'))
+    WHERE state IS NOT NULL;
+    ALTER TABLE sources DROP COLUMN state;
+    CREATE INDEX sources_leases ON sources(lease_owner) WHERE lease_owner IS NOT NULL;
+    """,
   ]
 
   static var currentVersion: Int64 { Int64(migrations.count) }
+
+  /// The file's version (0: an empty file).
+  static func version(_ connection: SQLiteConnection) throws(StoreError) -> Int64 {
+    var version: Int64 = 0
+    try connection.run("PRAGMA user_version") { row in version = row.integer(0) }
+    return version
+  }
 
   /// Brings the database to the current version, in one write transaction (a second process
   /// opening at the same moment waits, then finds it done). A file from a newer feedpull is
@@ -37,13 +85,8 @@ enum SQLiteSchema {
   static func migrate(_ connection: SQLiteConnection) throws(StoreError) {
     try connection.execute("BEGIN IMMEDIATE")
     do throws(StoreError) {
-      var version: Int64 = 0
-      try connection.run("PRAGMA user_version") { row in version = row.integer(0) }
-      guard version <= currentVersion else {
-        throw StoreError(
-          message: "state file \(connection.path) has schema version \(version); "
-            + "this feedpull knows up to \(currentVersion)")
-      }
+      let version = try version(connection)
+      try refuseNewer(version, connection)
       for step in migrations[Int(version)...] { try connection.execute(step) }
       if version < currentVersion {
         try connection.execute("PRAGMA user_version = \(currentVersion)")
@@ -52,6 +95,14 @@ enum SQLiteSchema {
     } catch {
       try? connection.execute("ROLLBACK")
       throw error
+    }
+  }
+
+  static func refuseNewer(_ version: Int64, _ connection: SQLiteConnection) throws(StoreError) {
+    guard version <= currentVersion else {
+      throw StoreError(
+        message: "state file \(connection.path) has schema version \(version); "
+          + "this feedpull knows up to \(currentVersion)")
     }
   }
 }

@@ -1,152 +1,194 @@
 import FeedPullSupport
-import Foundation
-import HTTPWorker
 
-/// The default `SubscriptionStore`: one SQLite file in WAL mode (readers never wait for the
-/// writer; a second process's writes wait up to the busy timeout, then fail with a clear
-/// message). One transaction per source's end. Safe from any thread: one lock around the
-/// connection.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The default store: one SQLite file in WAL mode (readers never wait for the writer; a second
+/// process's writes wait up to the busy timeout, then fail with a clear message), shared safely
+/// by any number of processes through leases (`LeasingSubscriptionStore`). One transaction per
+/// batch of source ends. Safe from any thread: one lock around the connection.
 public final class SQLiteSubscriptionStore: SubscriptionStore {
-  private let connection: TSanVisibleMutex<SQLiteConnection>
-  private let encoder = JSONEncoder()
+  /// How a state file is opened.
+  public struct Options: Sendable {
+    /// How long a write waits for another process's transaction before it fails.
+    public var busyTimeout: Duration = .seconds(10)
+    /// How long a claim holds without renewal: a process killed with `kill -9` loses its
+    /// sources to others this long after its last renewal.
+    public var lease: Duration = .seconds(60)
+    /// Create the file (and its directories) when it is missing; false: a missing file is a
+    /// `noState` error and nothing is created.
+    public var create = true
+    /// Open without writing (`state list`, `export`): works on a file this process may only
+    /// read; a file of an older schema is read through an upgraded copy in memory.
+    public var readOnly = false
+    /// Creating, read-write, a 10 s busy timeout and 60 s leases.
+    public init() {}
+  }
 
-  /// Opens or creates the state at `path`, and brings its schema up to date.
-  public init(path: String, busyTimeout: Double = 10) throws(StoreError) {
-    let connection = try SQLiteConnection(
-      path: path, busyMilliseconds: Int32(busyTimeout * 1000))
+  struct Session {
+    let connection: SQLiteConnection
+    let statements: SQLiteStatements
+  }
+
+  let session: TSanVisibleMutex<Session>
+  /// The file.
+  public let path: String
+  /// How long a claim holds without renewal.
+  public let leaseDuration: Duration
+  /// Tells this store's leases from other processes' (`lease_owner`).
+  let owner = LeaseOwner.make()
+  private let readOnly: Bool
+
+  /// Opens the state at `path` (creating it, mode 0600, in directories made 0700, unless
+  /// `options` say not to), and brings its schema up to date.
+  public init(path: String, options: Options = Options()) throws(StoreError) {
+    self.path = path
+    leaseDuration = options.lease
+    readOnly = options.readOnly
+    try SQLiteStateFile.prepare(path, create: options.create && !options.readOnly)
+    let busy = Int32(clamping: options.busyTimeout.components.seconds * 1000)
+    let connection =
+      options.readOnly
+      ? try Self.openReadOnly(path, busyMilliseconds: busy)
+      : try Self.openForWriting(path, create: options.create, busyMilliseconds: busy)
+    session = TSanVisibleMutex(
+      Session(connection: connection, statements: try SQLiteStatements(connection)))
+  }
+
+  /// Opens or creates the state at `path`, with a busy timeout of `busyTimeout` seconds.
+  public convenience init(path: String, busyTimeout: Double) throws(StoreError) {
+    var options = Options()
+    options.busyTimeout = .milliseconds(Int64(busyTimeout * 1000))
+    try self.init(path: path, options: options)
+  }
+
+  private static func openForWriting(_ path: String, create: Bool, busyMilliseconds: Int32)
+    throws(StoreError) -> SQLiteConnection
+  {
+    let connection = try SQLiteConnection(path: path, busyMilliseconds: busyMilliseconds)
+    if !create, try SQLiteSchema.version(connection) == 0 {
+      throw StoreError(message: "no state in \(path) (an empty file)", kind: .noState)
+    }
     try connection.execute("PRAGMA journal_mode = WAL")
     // WAL with NORMAL: a committed transaction survives a crash of the process (kill -9);
     // only a power loss may lose the last ones, which then repeat items, never lose them.
     try connection.execute("PRAGMA synchronous = NORMAL")
     try SQLiteSchema.migrate(connection)
-    self.connection = TSanVisibleMutex(connection)
+    return connection
+  }
+
+  /// Read-only: opened as SQLite allows (a WAL file needs its `-shm`, or a directory where it
+  /// can make one; failing that it is read as immutable), and read through an upgraded copy in
+  /// memory when its schema is older than this feedpull's.
+  private static func openReadOnly(_ path: String, busyMilliseconds: Int32) throws(StoreError)
+    -> SQLiteConnection
+  {
+    var connection = try SQLiteConnection(
+      path: path, readOnly: true, busyMilliseconds: busyMilliseconds)
+    var version: Int64
+    do {
+      version = try SQLiteSchema.version(connection)
+    } catch {
+      connection = try SQLiteConnection(
+        path: "file:\(uriPath(path))?immutable=1", readOnly: true, uri: true,
+        busyMilliseconds: busyMilliseconds)
+      version = try SQLiteSchema.version(connection)
+    }
+    guard version > 0 else {
+      throw StoreError(message: "no state in \(path) (an empty file)", kind: .noState)
+    }
+    try SQLiteSchema.refuseNewer(version, connection)
+    guard version < SQLiteSchema.currentVersion else {
+      try connection.execute("PRAGMA query_only = ON")
+      return connection
+    }
+    let copy = try connection.copyIntoMemory()
+    try SQLiteSchema.migrate(copy)
+    // Read-only, as the file it copies: a write must fail, not vanish with the copy.
+    try copy.execute("PRAGMA query_only = ON")
+    return copy
+  }
+
+  /// `path` for a `file:` URI: the characters a URI gives a meaning to, escaped.
+  private static func uriPath(_ path: String) -> String {
+    var escaped = ""
+    for character in path.unicodeScalars {
+      switch character {
+      case "%", "?", "#": escaped += "%" + String(character.value, radix: 16, uppercase: true)
+      default: escaped.unicodeScalars.append(character)
+      }
+    }
+    return escaped
   }
 
   /// Adds unknown sources, due at once, in one transaction.
   public func register(_ sources: [String]) throws(StoreError) {
-    try transaction { connection throws(StoreError) in
+    try transaction { session throws(StoreError) in
       for source in sources {
-        try connection.run(
-          "INSERT OR IGNORE INTO sources(source, next_check_at) VALUES(?, 0)", [.text(source)])
+        session.statements.register.bind(1, source)
+        try session.statements.register.rows { _ in }
       }
-    }
-  }
-
-  /// The due sources, earliest first, from the index on `next_check_at`; no lease (one file, one writer at a time).
-  public func claimDue(now: Int64, limit: Int) throws(StoreError) -> [SubscriptionState] {
-    try read { connection throws(StoreError) in
-      var states: [SubscriptionState] = []
-      try connection.run(
-        "SELECT source, state FROM sources WHERE next_check_at <= ? ORDER BY next_check_at LIMIT ?",
-        [.integer(now), .integer(Int64(min(limit, Int(Int64.max))))]
-      ) { row throws(StoreError) in
-        states.append(try Self.decode(source: row.text(0) ?? "", json: row.text(1)))
-      }
-      return states
     }
   }
 
   /// The source's state, if it is known.
   public func state(of source: String) throws(StoreError) -> SubscriptionState? {
-    try read { connection throws(StoreError) in
+    try locked { session throws(StoreError) in
       var state: SubscriptionState?
-      try connection.run("SELECT state FROM sources WHERE source = ?", [.text(source)]) {
-        row throws(StoreError) in
-        state = try Self.decode(source: source, json: row.text(0))
+      session.statements.state.bind(1, source)
+      try session.statements.state.rows { row in
+        state = StateColumns.state(from: row, at: 0)
       }
       return state
     }
   }
 
-  /// Read from the indexed column, without decoding whole states.
-  public func nextCheckTimes(of sources: [String]) throws(StoreError) -> [String: Int64] {
-    try read { connection throws(StoreError) in
-      var times: [String: Int64] = [:]
-      times.reserveCapacity(sources.count)
-      for source in sources {
-        try connection.run(
-          "SELECT next_check_at FROM sources WHERE source = ?", [.text(source)]
-        ) { row in times[source] = row.integer(0) }
-      }
-      return times
+  /// The due sources, earliest first, from the index on `next_check_at`.
+  public func dueSources(at now: Duration, limit: Int) throws(StoreError) -> [SubscriptionState] {
+    try locked { session throws(StoreError) in
+      var states: [SubscriptionState] = []
+      try session.connection.run(
+        "SELECT \(StateColumns.list) FROM sources WHERE next_check_at <= ? "
+          + "ORDER BY next_check_at, id LIMIT ?",
+        [.integer(now.wholeSeconds), .integer(Int64(clamping: limit))]
+      ) { row in states.append(StateColumns.state(from: row, at: 0)) }
+      return states
     }
   }
 
   /// The identities the source has delivered, tombstones included.
   public func ledger(of source: String) throws(StoreError) -> [RememberedItem] {
-    try read { connection throws(StoreError) in
+    try locked { session throws(StoreError) in
       var items: [RememberedItem] = []
-      try connection.run(
-        """
-        SELECT key, id_key, link_key, content_key, fingerprint, last_seen, last_pull, gone
-        FROM items WHERE source_id = (SELECT id FROM sources WHERE source = ?)
-        """, [.text(source)]
-      ) { row in
+      session.statements.ledger.bind(1, source)
+      try session.statements.ledger.rows { row in
         items.append(
           RememberedItem(
             key: row.integer(0), idKey: row.optionalInteger(1), linkKey: row.optionalInteger(2),
-            contentKey: row.integer(3), fingerprint: row.integer(4), lastSeenAt: row.integer(5),
-            lastPull: Int(row.integer(6)), gone: row.integer(7) != 0))
+            contentKey: row.integer(3), fingerprint: row.integer(4),
+            lastSeenAt: .seconds(row.integer(5)), lastPull: Int(row.integer(6)),
+            gone: row.integer(7) != 0))
       }
       return items
     }
   }
 
-  /// One transaction: the state, the items, tombstones and retention, the host's hold.
-  public func record(_ outcome: PullOutcome) throws(StoreError) {
-    let json = try outcome.state.storedJSON(encoder)
-    try transaction { connection throws(StoreError) in
-      let state = outcome.state
-      try connection.run(
-        """
-        INSERT INTO sources(source, next_check_at, state) VALUES(?1, ?2, ?3)
-        ON CONFLICT(source) DO UPDATE SET next_check_at = ?2, state = ?3
-        """, [.text(state.source), .integer(state.nextCheckAt), .text(json)])
-      var sourceID: Int64 = 0
-      try connection.run("SELECT id FROM sources WHERE source = ?", [.text(state.source)]) {
-        row in sourceID = row.integer(0)
-      }
-      for item in outcome.seenItems {
-        try connection.run(
-          """
-          INSERT OR REPLACE INTO items(source_id, key, id_key, link_key, content_key,
-            fingerprint, last_seen, last_pull, gone) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-          [
-            .integer(sourceID), .integer(item.key), .optional(item.idKey),
-            .optional(item.linkKey), .integer(item.contentKey), .integer(item.fingerprint),
-            .integer(item.lastSeenAt), .integer(Int64(item.lastPull)),
-            .integer(item.gone ? 1 : 0),
-          ])
-      }
-      if outcome.sawWholeFeed {
-        try connection.run(
-          "UPDATE items SET gone = 1 WHERE source_id = ? AND last_pull < ? AND gone = 0",
-          [.integer(sourceID), .integer(Int64(state.pulls))])
-        try connection.run(
-          "DELETE FROM items WHERE source_id = ? AND last_pull <= ? AND last_seen < ?",
-          [
-            .integer(sourceID), .integer(Int64(state.pulls - outcome.retention.pulls)),
-            .integer(outcome.now - outcome.retention.seconds),
-          ])
-      }
-      if let hold = outcome.hostHold {
-        try connection.run(
-          """
-          INSERT INTO hosts(host, hold_until) VALUES(?1, ?2)
-          ON CONFLICT(host) DO UPDATE SET hold_until = max(hold_until, ?2)
-          """, [.text(hold.host), .integer(hold.until)])
-      }
+  /// One transaction for the batch: each state (its lease given back), its items, tombstones
+  /// and retention, a host's hold.
+  public func record(_ outcomes: [PullOutcome]) throws(StoreError) {
+    guard !outcomes.isEmpty else { return }
+    try transaction { session throws(StoreError) in
+      for outcome in outcomes { try session.statements.record(outcome) }
     }
   }
 
   /// Until when `host` asked to be left alone.
-  public func hostHold(_ host: String) throws(StoreError) -> Int64? {
-    try read { connection throws(StoreError) in
-      var until: Int64?
-      try connection.run("SELECT hold_until FROM hosts WHERE host = ?", [.text(host)]) { row in
-        until = row.integer(0)
-      }
+  public func hostHold(_ host: String) throws(StoreError) -> Duration? {
+    try locked { session throws(StoreError) in
+      var until: Duration?
+      session.statements.hostHold.bind(1, host)
+      try session.statements.hostHold.rows { row in until = .seconds(row.integer(0)) }
       return until
     }
   }
@@ -155,58 +197,74 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   public func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void)
     throws(StoreError)
   {
-    try read { connection throws(StoreError) in
-      try connection.run("SELECT source, state FROM sources ORDER BY source") {
+    try locked { session throws(StoreError) in
+      try session.connection.run("SELECT \(StateColumns.list) FROM sources ORDER BY source") {
         row throws(StoreError) in
-        try body(try Self.decode(source: row.text(0) ?? "", json: row.text(1)))
+        try body(StateColumns.state(from: row, at: 0))
       }
     }
   }
 
   /// Removes the source and its identities; false when it was unknown.
   public func forget(_ source: String) throws(StoreError) -> Bool {
-    try transaction { connection throws(StoreError) in
-      try connection.run(
+    try transaction { session throws(StoreError) in
+      try session.connection.run(
         "DELETE FROM items WHERE source_id = (SELECT id FROM sources WHERE source = ?)",
         [.text(source)])
-      try connection.run("DELETE FROM sources WHERE source = ?", [.text(source)])
-      return connection.changes > 0
+      try session.connection.run("DELETE FROM sources WHERE source = ?", [.text(source)])
+      return session.connection.changes > 0
+    }
+  }
+
+  /// Folds the write-ahead log into the database file and empties it, so that the file alone
+  /// holds the whole state (a copy of it is complete). A reader holding an old snapshot may
+  /// keep part of the log; it is folded at the next checkpoint.
+  public func checkpoint() throws(StoreError) {
+    guard !readOnly else { return }
+    try locked { session throws(StoreError) in
+      try session.connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
     }
   }
 
   /// SQLite's own check of the file (`PRAGMA integrity_check`): "ok" when it is sound.
   public func integrityCheck() throws(StoreError) -> String {
-    try read { connection throws(StoreError) in
+    try locked { session throws(StoreError) in
       var lines: [String] = []
-      try connection.run("PRAGMA integrity_check") { row in lines.append(row.text(0) ?? "") }
+      try session.connection.run("PRAGMA integrity_check") { row in
+        lines.append(row.text(0) ?? "")
+      }
       return lines.joined(separator: "\n")
     }
   }
 
   /// Runs `body` in one write transaction (taken at once, so a busy file waits here).
-  private func transaction<T>(_ body: (SQLiteConnection) throws(StoreError) -> T)
-    throws(StoreError) -> T
-  {
-    try connection.withLock { connection throws(StoreError) -> T in
-      try connection.execute("BEGIN IMMEDIATE")
+  func transaction<T>(_ body: (Session) throws(StoreError) -> T) throws(StoreError) -> T {
+    try locked { session throws(StoreError) -> T in
+      try session.connection.execute("BEGIN IMMEDIATE")
       do throws(StoreError) {
-        let result = try body(connection)
-        try connection.execute("COMMIT")
+        let result = try body(session)
+        try session.connection.execute("COMMIT")
         return result
       } catch {
-        try? connection.execute("ROLLBACK")
+        try? session.connection.execute("ROLLBACK")
         throw error
       }
     }
   }
 
-  private func read<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
-    try connection.withLock { connection throws(StoreError) -> T in try body(connection) }
+  func locked<T>(_ body: (Session) throws(StoreError) -> T) throws(StoreError) -> T {
+    try session.withLock { session throws(StoreError) -> T in try body(session) }
   }
+}
 
-  private static func decode(source: String, json: String?) throws(StoreError)
-    -> SubscriptionState
-  {
-    try SubscriptionState.stored(source: source, json: json)
+/// Who holds a lease: this machine, this process, and a random part (a process id is reused).
+enum LeaseOwner {
+  static func make() -> String {
+    var name = [CChar](repeating: 0, count: 256)
+    gethostname(&name, name.count - 1)
+    let host = String(
+      decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    return "\(host):\(getpid()):\(random)"
   }
 }

@@ -2,16 +2,24 @@ import FeedPull
 import HTTPWorker
 
 /// A source's new state after one pull: validators, the redirect count, the identity mode, the
-/// item-rate summary and the schedule's decision.
+/// item-rate summary and the schedule's decision. A pure function of the state, the `end`, what
+/// the pull saw and the time.
 enum StateUpdate {
   /// Pulls in a row that must see the same permanent redirect before it is adopted.
   static let redirectsToAdopt = 3
 
+  /// What this pull saw of its items.
+  struct Seen {
+    var nextMode: IdentityMode?
+    var newItemTimes: [Duration] = []
+  }
+
   static func after(
-    _ end: EndRecord, tracker: SourceTracker, progress: SourceTracker.Progress, now: Int64,
+    _ end: EndRecord, pulled planned: PlannedPull, seen: Seen, now: Duration,
     options: SubscriptionPullOptions
-  ) -> (state: SubscriptionState, hostHold: (host: String, until: Int64)?) {
-    var state = tracker.state
+  ) -> (state: SubscriptionState, hostHold: (host: String, until: Duration)?) {
+    let now = now.inWholeSeconds
+    var state = planned.state
     let status = end.status ?? end.error?.status
     let cancelled = end.error?.kind == .cancelled
     state.lastCheckAt = now
@@ -20,13 +28,13 @@ enum StateUpdate {
       state.lastModified = end.lastModified
       state.bodyDigest = end.bodyDigest
     }
-    if end.ok && tracker.unconditional { state.lastUnconditionalAt = now }
+    if end.ok && planned.unconditional { state.lastUnconditionalAt = now }
     if end.wellformed != nil && !cancelled {
       state.pulls += 1
-      state.identityMode = progress.matcher.nextMode
+      if let mode = seen.nextMode { state.identityMode = mode }
     }
-    if !progress.newItemTimes.isEmpty {
-      state.newItemTimes = ItemRate.adding(progress.newItemTimes, to: state.newItemTimes)
+    if !seen.newItemTimes.isEmpty {
+      state.newItemTimes = ItemRate.adding(seen.newItemTimes, to: state.newItemTimes)
     }
     if end.ok {
       adoptRedirect(end, into: &state)
@@ -34,9 +42,9 @@ enum StateUpdate {
     var observation = PullObservation(status: status)
     observation.failed = !end.ok
     observation.cancelled = cancelled
-    observation.cacheMaxAge = end.cacheMaxAge
-    observation.expiresAfter = end.expiresAfter
-    observation.retryAfter = end.retryAfter
+    observation.cacheMaxAge = end.cacheMaxAge.map { .seconds($0) }
+    observation.expiresAfter = end.expiresAfter.map { .seconds($0) }
+    observation.retryAfter = end.retryAfter.map { .seconds($0) }
     observation.feedSchedule = end.feedSchedule.map(FeedScheduleHints.init)
     let decision = CheckSchedule.next(
       state: state, observed: observation, now: now, options: options.schedule,

@@ -8,9 +8,10 @@ public struct SubscriptionPullOptions: Sendable {
   public var writesSeen = false
   /// `--force`: request sources that are gone or whose host asked to wait.
   public var force = false
-  /// A source is pulled without validators when its last such pull is this old (seconds).
-  public var unconditionalEvery: Int64 = 86_400
-  /// How long item identities are remembered (pulls and seconds, whichever keeps more).
+  /// A source is pulled without validators when its last such pull is this old.
+  public var unconditionalEvery: Duration = .seconds(86_400)
+  /// How long item identities are remembered (pulls and age, whichever keeps more).
   public var retention = RetentionRule()
+  /// The defaults of the command line: every source given, new and updated items only.
   public init() {}
 }

@@ -1,0 +1,168 @@
+import FeedPullSupport
+
+/// `&…;` in HTML text and attribute values: which are references, and what they stand for.
+///
+/// A named reference counts with its `;` and a name HTML5 defines (`&nbsp;`, `&eacute;`); a
+/// numeric one (`&#233;`, `&#xE9;`) with or without its `;`. Anything else starting with `&`
+/// is a literal ampersand, which the sanitizer writes `&amp;`: feedparser does the same, and
+/// it keeps text like `AT&T;` or `&foo` readable instead of losing it.
+enum HTMLCharacterReference {
+  /// What starts at an `&`.
+  enum Reading {
+    /// A reference the output may keep as written (a defined name, or a number naming a
+    /// character other than a control); `end` is just past it.
+    case keep(end: Int)
+    /// A numeric reference whose character cannot stay as written (no `;`, a control, zero,
+    /// a surrogate, past U+10FFFF): `scalar` replaces it (nil: nothing does).
+    case replace(end: Int, scalar: Unicode.Scalar?)
+    /// A literal `&`.
+    case literal
+  }
+
+  /// The longest name worth looking up (HTML5's longest is 31 bytes with its `;`).
+  static let longestName = 32
+
+  /// Reads the reference starting at `input[start]`, an `&`.
+  static func read(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> Reading {
+    let count = input.count
+    var index = start + 1
+    guard index < count else { return .literal }
+    if input[index] == UInt8(ascii: "#") {
+      index += 1
+      var isHex = false
+      if index < count, input[index] | 0x20 == UInt8(ascii: "x") {
+        isHex = true
+        index += 1
+      }
+      let digitsStart = index
+      var value: UInt32 = 0
+      while index < count, let digit = digitValue(input[index], hex: isHex) {
+        value = value > 0x10_FFFF ? value : value &* (isHex ? 16 : 10) &+ UInt32(digit)
+        index += 1
+      }
+      guard index > digitsStart else { return .literal }
+      let terminated = index < count && input[index] == UInt8(ascii: ";")
+      let end = terminated ? index + 1 : index
+      let scalar = character(value)
+      // Kept as written only when it names that very character (or a windows-1252 one, which
+      // every HTML reader maps the same way).
+      if terminated, let scalar, !isRemovedControl(scalar),
+        scalar.value == value || (value >= 0x80 && value <= 0x9F)
+      {
+        return .keep(end: end)
+      }
+      return .replace(end: end, scalar: scalar.flatMap { isRemovedControl($0) ? nil : $0 })
+    }
+    let nameStart = index
+    while index < count, index - nameStart < longestName, input[index].isASCIIAlphanumeric {
+      index += 1
+    }
+    guard index > nameStart, index < count, input[index] == UInt8(ascii: ";"),
+      nameStart < count, input[nameStart].isASCIILetter
+    else { return .literal }
+    let name = input.baseAddress! + nameStart
+    let length = index - nameStart
+    if isCommonName(name, length) { return .keep(end: index + 1) }
+    return HTMLEntities.characters(name, length) == nil ? .literal : .keep(end: index + 1)
+  }
+
+  /// `amp`, `lt`, `gt`, `quot`, `apos`, `nbsp`: most references in feeds, known without a
+  /// table look-up.
+  @inline(__always)
+  private static func isCommonName(_ name: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    guard length >= 2 && length <= 4 else { return false }
+    let word = ByteWord.load(name, count: length)
+    switch length {
+    case 2: return word == 0x746C || word == 0x7467  // lt, gt
+    case 3: return word == 0x70_6D61  // amp
+    default: return word == 0x746F_7571 || word == 0x736F_7061 || word == 0x7073_626E
+    }
+  }
+
+  /// The text of a reference `read` called `keep` or `replace`, appended as UTF-8.
+  static func appendDecoded(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into output: inout [UInt8]
+  ) {
+    if input[start + 1] == UInt8(ascii: "#") {
+      if case .replace(_, let scalar) = read(input, at: start) {
+        if let scalar { appendUTF8(scalar, to: &output) }
+        return
+      }
+      var index = start + 2
+      let isHex = input[index] | 0x20 == UInt8(ascii: "x")
+      if isHex { index += 1 }
+      var value: UInt32 = 0
+      while index < end, let digit = digitValue(input[index], hex: isHex) {
+        value = value > 0x10_FFFF ? value : value &* (isHex ? 16 : 10) &+ UInt32(digit)
+        index += 1
+      }
+      if let scalar = character(value) { appendUTF8(scalar, to: &output) }
+      return
+    }
+    if let packed = HTMLEntities.characters(input.baseAddress! + start + 1, end - start - 2) {
+      HTMLEntities.unpack(packed) { appendUTF8($0, to: &output) }
+    }
+  }
+
+  /// The character a number names, as HTML reads it: the C1 range as windows-1252 (how
+  /// `&#150;` became an en dash in a million blog posts), zero, surrogates and values past
+  /// U+10FFFF as U+FFFD.
+  static func character(_ value: UInt32) -> Unicode.Scalar? {
+    if value >= 0x80 && value <= 0x9F, let mapped = windows1252[Int(value - 0x80)] {
+      return mapped
+    }
+    if value == 0 || value > 0x10_FFFF || (0xD800...0xDFFF).contains(value) {
+      return "\u{FFFD}"
+    }
+    return Unicode.Scalar(value)
+  }
+
+  /// A C0 control other than tab, LF and CR: no text keeps one, whatever wrote it.
+  static func isRemovedControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r"
+  }
+
+  private static func digitValue(_ byte: UInt8, hex: Bool) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+  }
+
+  static func appendUTF8(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+    let value = scalar.value
+    switch value {
+    case 0..<0x80:
+      output.append(UInt8(value))
+    case 0x80..<0x800:
+      output.append(UInt8(0xC0 | value >> 6))
+      output.append(UInt8(0x80 | value & 0x3F))
+    case 0x800..<0x10000:
+      output.append(UInt8(0xE0 | value >> 12))
+      output.append(UInt8(0x80 | value >> 6 & 0x3F))
+      output.append(UInt8(0x80 | value & 0x3F))
+    default:
+      output.append(UInt8(0xF0 | value >> 18))
+      output.append(UInt8(0x80 | value >> 12 & 0x3F))
+      output.append(UInt8(0x80 | value >> 6 & 0x3F))
+      output.append(UInt8(0x80 | value & 0x3F))
+    }
+  }
+
+  /// Windows-1252's characters for 0x80–0x9F (nil where it has none).
+  private static let windows1252: [Unicode.Scalar?] = [
+    "\u{20AC}", nil, "\u{201A}", "\u{0192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}",
+    "\u{02C6}", "\u{2030}", "\u{0160}", "\u{2039}", "\u{0152}", nil, "\u{017D}", nil,
+    nil, "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{2022}", "\u{2013}", "\u{2014}",
+    "\u{02DC}", "\u{2122}", "\u{0161}", "\u{203A}", "\u{0153}", nil, "\u{017E}", "\u{0178}",
+  ]
+}
+
+extension UInt8 {
+  @inline(__always)
+  var isASCIIAlphanumeric: Bool {
+    isASCIILetter || (self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9"))
+  }
+}

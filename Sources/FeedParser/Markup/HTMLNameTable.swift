@@ -1,0 +1,160 @@
+import FeedPullSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A fixed set of names (HTML elements, attributes, character references), looked up by their
+/// bytes without making a `String`: a name is read into at most four 64-bit words (folded to
+/// lower case for HTML names, as they are case-insensitive; kept as they are for references,
+/// which are not), hashed, and found by linear probing. The sanitizer looks up every tag and
+/// attribute of every HTML text, so a `Set<String>` (a string made, hashed with SipHash and
+/// freed for each) would cost more than the rest of the tag.
+///
+/// Each row carries an `Info` (flags a vocabulary defines, a reference's characters) and its
+/// spelling as written out, which differs from the folded one only for SVG's camel-case names
+/// (`viewBox`, `linearGradient`).
+///
+/// The tables are built once and live as long as the process: their storage is plain memory
+/// that is never freed, so a table is a value of pointers that copies without reference
+/// counting (a table of arrays retained and released its arrays at every look-up, a quarter
+/// of the sanitizer's time).
+struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
+  /// Names longer than this are in no table (HTML5's longest reference name has 31 bytes).
+  static var maxLength: Int { 32 }
+
+  /// Four words of name per slot, then its length (0: empty) and its row.
+  private let slotWords: UnsafeMutablePointer<UInt64>
+  private let slotLengths: UnsafeMutablePointer<Int32>
+  private let slotRows: UnsafeMutablePointer<Int32>
+  private let infos: UnsafeMutablePointer<Info>
+  /// Row `r`'s spelling is `spellings[spellingStarts[r]..<spellingStarts[r + 1]]`.
+  private let spellingStarts: UnsafeMutablePointer<Int32>
+  private let spellings: UnsafeMutablePointer<UInt8>
+  private let bits: Int
+  private let foldsCase: Bool
+  /// How many names the table holds.
+  let count: Int
+
+  /// A table of `names` with their infos; a name given twice keeps its first info.
+  /// `foldsCase`: look names up without regard to ASCII letter case.
+  init(_ names: [(String, Info)], foldsCase: Bool = true) {
+    var bits = 4
+    while 1 << bits < names.count * 3 { bits += 1 }
+    self.bits = bits
+    self.foldsCase = foldsCase
+    let slots = 1 << bits
+    let slotWords = UnsafeMutablePointer<UInt64>.allocate(capacity: slots * 4)
+    slotWords.initialize(repeating: 0, count: slots * 4)
+    let slotLengths = UnsafeMutablePointer<Int32>.allocate(capacity: slots)
+    slotLengths.initialize(repeating: 0, count: slots)
+    let slotRows = UnsafeMutablePointer<Int32>.allocate(capacity: slots)
+    slotRows.initialize(repeating: -1, count: slots)
+    self.slotWords = slotWords
+    self.slotLengths = slotLengths
+    self.slotRows = slotRows
+    var rowInfos: [Info] = []
+    var rowSpellings: [UInt8] = []
+    var rowStarts: [Int32] = [0]
+    for (name, info) in names {
+      let bytes = Array(name.utf8)
+      precondition(!bytes.isEmpty && bytes.count <= Self.maxLength, "a name the keys cannot hold")
+      let found = bytes.withUnsafeBufferPointer {
+        Self.probe($0.baseAddress!, $0.count, foldsCase, bits, slotWords, slotLengths)
+      }
+      guard slotLengths[found.slot] == 0 else { continue }
+      let words = slotWords + found.slot * 4
+      (words[0], words[1], words[2], words[3]) = found.key
+      slotLengths[found.slot] = Int32(bytes.count)
+      slotRows[found.slot] = Int32(rowInfos.count)
+      rowInfos.append(info)
+      rowSpellings.append(contentsOf: bytes)
+      rowStarts.append(Int32(rowSpellings.count))
+    }
+    count = rowInfos.count
+    infos = .allocate(capacity: max(1, rowInfos.count))
+    infos.initialize(from: rowInfos, count: rowInfos.count)
+    spellingStarts = .allocate(capacity: rowStarts.count)
+    spellingStarts.initialize(from: rowStarts, count: rowStarts.count)
+    spellings = .allocate(capacity: max(1, rowSpellings.count))
+    spellings.initialize(from: rowSpellings, count: rowSpellings.count)
+  }
+
+  /// The row of the name `bytes[0..<count]`, if the table holds it.
+  @inline(__always)
+  func row(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+    guard count > 0, count <= Self.maxLength else { return nil }
+    let found = Self.probe(bytes, count, foldsCase, bits, slotWords, slotLengths)
+    return slotLengths[found.slot] == 0 ? nil : Int(slotRows[found.slot])
+  }
+
+  /// What the vocabulary says about row `row`.
+  @inline(__always)
+  func info(_ row: Int) -> Info { infos[row] }
+
+  /// Row `row`'s name as it is written out.
+  @inline(__always)
+  func spelling(_ row: Int) -> UnsafeBufferPointer<UInt8> {
+    let start = Int(spellingStarts[row])
+    return UnsafeBufferPointer(
+      start: spellings + start, count: Int(spellingStarts[row + 1]) - start)
+  }
+
+  /// The slot holding the name, or the empty slot where it would go, and its key.
+  @inline(__always)
+  private static func probe(
+    _ bytes: UnsafePointer<UInt8>, _ count: Int, _ foldsCase: Bool, _ bits: Int,
+    _ words: UnsafeMutablePointer<UInt64>, _ lengths: UnsafeMutablePointer<Int32>
+  ) -> (slot: Int, key: (UInt64, UInt64, UInt64, UInt64)) {
+    @inline(__always) func word(_ offset: Int) -> UInt64 {
+      guard count > offset else { return 0 }
+      let loaded = ByteWord.load(bytes + offset, count: min(count - offset, 8))
+      return foldsCase ? lowercased(loaded) : loaded
+    }
+    let key = (word(0), word(8), word(16), word(24))
+    let hash =
+      (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)
+      ^ (key.2 &* 0x1656_67B1_9E37_79F9) ^ (key.3 &* 0x27D4_EB2F_1656_67C5) ^ UInt64(count)
+    let mask = (1 << bits) - 1
+    var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - bits))
+    while true {
+      let length = Int(lengths[slot])
+      if length == 0 { return (slot, key) }
+      let base = words + slot * 4
+      if length == count && base[0] == key.0 && base[1] == key.1 && base[2] == key.2
+        && base[3] == key.3
+      {
+        return (slot, key)
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// ASCII `A`–`Z` in each byte of the word turned to `a`–`z`; other bytes unchanged.
+  @inline(__always)
+  static func lowercased(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let low = word & (ones &* 0x7F)
+    // High bit of each byte set when the byte is in `A`...`Z` (and below 0x80).
+    let aboveA = low &+ ones &* (0x80 - 0x41)
+    let aboveZ = low &+ ones &* (0x80 - 0x5B)
+    let upper = aboveA & ~aboveZ & ~word & (ones &* 0x80)
+    return word | (upper &>> 2)
+  }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+  /// The same bytes as `text`.
+  func equals(_ text: StaticString) -> Bool {
+    count == text.utf8CodeUnitCount
+      && (count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0)
+  }
+
+  /// The same bytes as `range` of `other`.
+  @inline(__always)
+  func equals(_ other: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    guard count == range.count else { return false }
+    guard let base = baseAddress, let otherBase = other.baseAddress else { return count == 0 }
+    return memcmp(base, otherBase + range.lowerBound, count) == 0
+  }
+}

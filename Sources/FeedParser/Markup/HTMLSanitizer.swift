@@ -1,0 +1,587 @@
+import FeedPullSupport
+
+/// HTML made safe to show in a page, by feedparser's rules (docs/format.md, "HTML"): elements
+/// outside `HTMLVocabulary`'s lists lose their tags but keep their content, sanitized in turn;
+/// `script` and `style` go with their content, `applet` with everything inside it; attributes
+/// outside the lists go, `style` keeps only safe CSS (`CSSStyleSanitizer`); a URI attribute is
+/// resolved against the base where feedparser resolves it, and kept empty when its scheme is
+/// not an acceptable one (`URISchemes`); comments, declarations and processing instructions go.
+/// What is kept is written the usual way: names in lower case (SVG's in its own case),
+/// attribute values double-quoted with `&`, `<`, `>`, `"` escaped, void elements without an
+/// end tag, text with `<`, `>` and stray `&` escaped.
+///
+/// Most feed HTML is already like that, so the output is made lazily: nothing is copied until
+/// the first change, and a text that needs none comes back as nil (the caller keeps its bytes).
+/// One pass over the bytes, no allocation per tag or attribute but for the URIs it rewrites.
+/// One value is reused from text to text (its buffers keep their capacity); not thread-safe.
+struct HTMLSanitizer {
+  /// The markup flavour of the text: XHTML (Atom `type="xhtml"`, serialized XML) or HTML.
+  enum Flavour {
+    case html, xhtml
+  }
+
+  private var output: [UInt8] = []
+  /// The text being sanitized, valid only during `sanitize`.
+  private var input = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+  /// How much of the input `output` already stands for; the rest is copied at the next change.
+  private var copied = 0
+  private var changed = false
+  private var attributeStorage: [HTMLTokenizer.Attribute] = []
+  /// The attributes of the tag being read that are kept, and their new values.
+  private var kept: [KeptAttribute] = []
+  private var values: [UInt8] = []
+  private var decoded: [UInt8] = []
+  /// A bit per attribute name of the vocabulary: seen on the tag being read.
+  private var seenNames: [UInt64] = []
+  private var seenRows: [Int] = []
+
+  private struct KeptAttribute {
+    /// The row of `HTMLVocabulary.attributes`.
+    var row: Int
+    /// The value to write (a range of `values`), or nil to write the input's value as it is.
+    var newValue: Range<Int>?
+    /// The input's value (nil for a bare name).
+    var value: Range<Int>?
+  }
+
+  init() {
+    seenNames = Array(repeating: 0, count: (HTMLVocabulary.attributes.count + 63) / 64)
+  }
+
+  /// The sanitized text, or nil when `input` is safe as it is. `base` is what relative URIs
+  /// are resolved against (nil: they stay relative).
+  mutating func sanitize(
+    _ input: UnsafeBufferPointer<UInt8>, base: String?, flavour: Flavour
+  ) -> [UInt8]? {
+    var run = Run(base: base, flavour: flavour)
+    self.input = input
+    defer { self.input = UnsafeBufferPointer(start: nil, count: 0) }
+    output.removeAll(keepingCapacity: true)
+    copied = 0
+    changed = false
+    var tokenizer = HTMLTokenizer(input, reusing: &attributeStorage)
+    defer { attributeStorage = tokenizer.takeAttributeStorage() }
+    while let token = tokenizer.next() {
+      switch token {
+      case .text(let range):
+        if run.appletDepth > 0 {
+          replace(range, with: [])
+        } else if tokenizer.textFirstSpecial < range.upperBound {
+          text(tokenizer.textFirstSpecial..<range.upperBound)
+        }
+      case .ignored(let range):
+        replace(range, with: [])
+      case .startTag(let name, let tag, let selfClosing):
+        startTag(name, tag, selfClosing, &tokenizer, &run)
+      case .endTag(let name, let tag):
+        endTag(name, tag, &run)
+      }
+    }
+    guard changed else { return nil }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied...]))
+    let result = output
+    output = []
+    return result
+  }
+
+  /// What one text's sanitizing knows as it goes.
+  private struct Run {
+    let base: String?
+    let flavour: Flavour
+    /// Open `svg` and `math` elements: their vocabularies apply inside.
+    var svgDepth = 0
+    var mathDepth = 0
+    /// Open `applet` elements, whose content is dropped.
+    var appletDepth = 0
+  }
+
+  // MARK: Output
+
+  /// `range` of the input is written as `bytes` instead.
+  private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+    beginReplacing(at: range.lowerBound, of: range.upperBound)
+    output.append(contentsOf: bytes)
+  }
+
+  /// Starts writing a replacement for the input from `start` to `end`: copies what comes
+  /// before it; the caller appends the replacement.
+  private mutating func beginReplacing(at start: Int, of end: Int) {
+    if !changed { output.reserveCapacity(input.count + input.count / 8 + 64) }
+    changed = true
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied..<start]))
+    copied = end
+  }
+
+  // MARK: Text
+
+  /// Text: `<` and `>` escaped, references kept when valid, a stray `&` escaped.
+  private mutating func text(_ range: Range<Int>) {
+    var index = range.lowerBound
+    let end = range.upperBound
+    guard let base = input.baseAddress else { return }
+    while index < end {
+      index = Self.nextSpecial(base, from: index, to: end)
+      guard index < end else { break }
+      switch base[index] {
+      case UInt8(ascii: "<"):
+        replaceByte(at: index, with: "&lt;")
+        index += 1
+      case UInt8(ascii: ">"):
+        replaceByte(at: index, with: "&gt;")
+        index += 1
+      default:
+        let reference = UnsafeBufferPointer(rebasing: input[..<end])
+        switch HTMLCharacterReference.read(reference, at: index) {
+        case .keep(let referenceEnd):
+          index = referenceEnd
+        case .replace(let referenceEnd, let scalar):
+          beginReplacing(at: index, of: referenceEnd)
+          if let scalar { Self.appendEscaped(scalar, to: &output) }
+          index = referenceEnd
+        case .literal:
+          replaceByte(at: index, with: "&amp;")
+          index += 1
+        }
+      }
+    }
+  }
+
+  private mutating func replaceByte(at index: Int, with escape: StaticString) {
+    beginReplacing(at: index, of: index + 1)
+    output.append(
+      contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+  }
+
+  /// The next `<`, `>` or `&` at or after `from`, eight bytes at a time.
+  @inline(__always)
+  private static func nextSpecial(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+    var index = from
+    while index &+ 8 <= end {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let mask =
+        ByteWord.matches(word, UInt8(ascii: "<")) | ByteWord.matches(word, UInt8(ascii: ">"))
+        | ByteWord.matches(word, UInt8(ascii: "&"))
+      if mask != 0 { return index &+ ByteWord.firstMatch(mask) }
+      index &+= 8
+    }
+    while index < end {
+      let byte = base[index]
+      if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") {
+        return index
+      }
+      index &+= 1
+    }
+    return end
+  }
+
+  /// A character as text or attribute value: the four markup characters as references.
+  static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+    switch scalar {
+    case "&": output.append(contentsOf: "&amp;".utf8)
+    case "<": output.append(contentsOf: "&lt;".utf8)
+    case ">": output.append(contentsOf: "&gt;".utf8)
+    case "\"": output.append(contentsOf: "&quot;".utf8)
+    default: HTMLCharacterReference.appendUTF8(scalar, to: &output)
+    }
+  }
+
+  // MARK: Tags
+
+  private mutating func startTag(
+    _ name: Range<Int>, _ tag: Range<Int>, _ selfClosing: Bool,
+    _ tokenizer: inout HTMLTokenizer, _ run: inout Run
+  ) {
+    let elements = HTMLVocabulary.elements
+    let base = input.baseAddress!
+    let row = elements.row(base + name.lowerBound, name.count)
+    let info = row.map { elements.info($0) } ?? []
+    if run.appletDepth > 0 {
+      if info.contains(.droppedWithContent) && !selfClosing { run.appletDepth += 1 }
+      return replace(tag, with: [])
+    }
+    if info.contains(.rawText) {
+      if !selfClosing { tokenizer.skipRawText(named: name) }
+      return replace(tag.lowerBound..<max(tag.upperBound, tokenizer.position), with: [])
+    }
+    if info.contains(.droppedWithContent) {
+      if !selfClosing { run.appletDepth = 1 }
+      return replace(tag, with: [])
+    }
+    guard let row else { return replace(tag, with: []) }
+    // Which vocabulary's attributes apply, as feedparser decides: MathML inside `math`, SVG
+    // inside `svg`, else HTML; `svg` and `math` themselves open their vocabulary when they
+    // carry its namespace (HTML's inline SVG and MathML do without: it is implied).
+    let isSVGRoot = row == HTMLVocabulary.svgRow
+    let isMathRoot = row == HTMLVocabulary.mathRow
+    var vocabulary: HTMLVocabulary.AttributeInfo
+    var addsNamespace = false
+    if run.mathDepth > 0 && info.contains(.mathML) {
+      vocabulary = .mathML
+    } else if run.svgDepth > 0 && info.contains(.svg) {
+      vocabulary = .svg
+    } else if info.contains(.html) {
+      vocabulary = .html
+    } else if isSVGRoot || isMathRoot {
+      let namespace: StaticString = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
+      let declared = namespaceDeclaration(tokenizer.attributes)
+      guard declared.map({ $0.equals(namespace) }) == true || run.flavour == .html else {
+        return replace(tag, with: [])
+      }
+      addsNamespace = declared == nil
+      vocabulary = isSVGRoot ? .svg : .mathML
+    } else {
+      return replace(tag, with: [])
+    }
+    if isSVGRoot && !selfClosing { run.svgDepth += 1 }
+    if isMathRoot && !selfClosing { run.mathDepth += 1 }
+    let isForeign = vocabulary != .html
+    let isVoid = info.contains(.void) && !isForeign
+    let (attributesChanged, addsXLink) = keepAttributes(
+      tokenizer.attributes, element: info, vocabulary: vocabulary, run: run)
+    // The name as written out: lower case (SVG's camel case).
+    let spelling = elements.spelling(row)
+    var tagChanged =
+      attributesChanged || addsNamespace || addsXLink || !spelling.equals(input, name)
+    // A non-void HTML element written `<p/>` becomes `<p></p>` in XHTML, and in HTML when it
+    // has no attributes (feedparser); otherwise the `/` goes. Foreign elements keep `/>`.
+    let hasSelfClosingSlash = selfClosing && !isVoid && !isForeign
+    let closesItself =
+      hasSelfClosingSlash && (run.flavour == .xhtml || tokenizer.attributes.isEmpty)
+    if hasSelfClosingSlash { tagChanged = true }
+    // A tag ended by a stray `<` (`<br/</p>`) has no `>` of its own: it is written anew.
+    if input[tag.upperBound - 1] != UInt8(ascii: ">") { tagChanged = true }
+    guard tagChanged else { return }
+    beginReplacing(at: tag.lowerBound, of: tag.upperBound)
+    output.append(UInt8(ascii: "<"))
+    output.append(contentsOf: spelling)
+    let attributeTable = HTMLVocabulary.attributes
+    for attribute in kept {
+      let attributeSpelling = attributeTable.spelling(attribute.row)
+      output.append(UInt8(ascii: " "))
+      output.append(contentsOf: attributeSpelling)
+      output.append(contentsOf: "=\"".utf8)
+      if let newValue = attribute.newValue {
+        output.append(contentsOf: values[newValue])
+      } else if let value = attribute.value {
+        appendAttributeValue(UnsafeBufferPointer(rebasing: input[value]))
+      } else {
+        output.append(contentsOf: attributeSpelling)
+      }
+      output.append(UInt8(ascii: "\""))
+    }
+    if addsNamespace {
+      output.append(contentsOf: " xmlns=\"".utf8)
+      let namespace: StaticString = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
+      output.append(
+        contentsOf: UnsafeBufferPointer(
+          start: namespace.utf8Start, count: namespace.utf8CodeUnitCount))
+      output.append(UInt8(ascii: "\""))
+    }
+    if addsXLink { output.append(contentsOf: " xmlns:xlink=\"http://www.w3.org/1999/xlink\"".utf8) }
+    if isVoid || (isForeign && selfClosing) {
+      output.append(contentsOf: " />".utf8)
+    } else {
+      output.append(UInt8(ascii: ">"))
+    }
+    if closesItself {
+      output.append(contentsOf: "</".utf8)
+      output.append(contentsOf: spelling)
+      output.append(UInt8(ascii: ">"))
+    }
+  }
+
+  /// The value of the tag's `xmlns` attribute, if it has one.
+  private func namespaceDeclaration(_ attributes: [HTMLTokenizer.Attribute])
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    let base = input.baseAddress!
+    for attribute in attributes
+    where HTMLVocabulary.attributes.row(base + attribute.name.lowerBound, attribute.name.count)
+      == HTMLVocabulary.xmlnsRow
+    {
+      return UnsafeBufferPointer(rebasing: input[attribute.value ?? 0..<0])
+    }
+    return nil
+  }
+
+  /// Fills `kept` with the tag's attributes that stay (and their new values, in `values`), in
+  /// one pass: whether the tag must be written anew, and whether it needs the XLink namespace
+  /// declared (inside SVG or MathML, an `xlink:` attribute without `xmlns:xlink`).
+  private mutating func keepAttributes(
+    _ attributes: [HTMLTokenizer.Attribute], element: HTMLVocabulary.ElementInfo,
+    vocabulary: HTMLVocabulary.AttributeInfo, run: Run
+  ) -> (changed: Bool, addsXLink: Bool) {
+    if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
+    if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+    guard !attributes.isEmpty else { return (false, false) }
+    let table = HTMLVocabulary.attributes
+    let base = input.baseAddress!
+    var changed = false
+    var sawXLink = false
+    var sawXLinkDeclaration = false
+    if !seenRows.isEmpty { seenRows.removeAll(keepingCapacity: true) }
+    defer { for row in seenRows { seenNames[row >> 6] = 0 } }
+    for attribute in attributes {
+      guard let row = table.row(base + attribute.name.lowerBound, attribute.name.count) else {
+        changed = true
+        continue
+      }
+      let info = table.info(row)
+      if info.contains(.xlink) { sawXLink = true }
+      if row == HTMLVocabulary.xmlnsXLinkRow { sawXLinkDeclaration = true }
+      let isStyle = info.contains(.style) && vocabulary == .html
+      guard info.contains(vocabulary) || isStyle else {
+        changed = true
+        continue
+      }
+      // The first of a name counts, as in HTML.
+      let (word, bit) = (row >> 6, UInt64(1) << UInt64(row & 63))
+      if seenNames[word] & bit != 0 {
+        changed = true
+        continue
+      }
+      seenNames[word] |= bit
+      seenRows.append(row)
+      if attribute.quote != UInt8(ascii: "\"") || !table.spelling(row).equals(input, attribute.name)
+      {
+        changed = true
+      }
+      var keptAttribute = KeptAttribute(row: row, newValue: nil, value: attribute.value)
+      let resolves =
+        info.uriAttribute.map { element.resolvedURIAttributes & (1 << $0.rawValue) != 0 }
+        ?? false
+      if isStyle {
+        decode(attribute.value.map { UnsafeBufferPointer(rebasing: input[$0]) })
+        guard let clean = CSSStyleSanitizer.sanitize(decoded, inSVG: run.svgDepth > 0) else {
+          changed = true
+          continue
+        }
+        let written = attribute.value.map { input[$0].elementsEqual(clean) } ?? false
+        if !written {
+          keptAttribute.newValue = appendValue(escaping: clean)
+          changed = true
+        }
+      } else if info.contains(.uri) || resolves {
+        let raw = attribute.value.map { UnsafeBufferPointer(rebasing: input[$0]) }
+        if let uri = checkedURI(raw, resolving: resolves ? run.base : nil) {
+          let escaped = appendValue(escaping: uri)
+          if let raw, values[escaped].elementsEqual(raw) {
+            // Written as it was (`&quot;` in a URL stays `&quot;`).
+            values.removeLast(escaped.count)
+          } else {
+            keptAttribute.newValue = escaped
+            changed = true
+          }
+        }
+      } else if let value = attribute.value,
+        Self.needsEscaping(UnsafeBufferPointer(rebasing: input[value]))
+      {
+        changed = true
+      }
+      kept.append(keptAttribute)
+    }
+    let addsXLink = sawXLink && !sawXLinkDeclaration && (run.svgDepth > 0 || run.mathDepth > 0)
+    return (changed, addsXLink)
+  }
+
+  /// A URI attribute's value, when it must change: decoded, trimmed, resolved against `base`,
+  /// emptied when its scheme is not acceptable. Nil when the written value is already that.
+  private mutating func checkedURI(
+    _ raw: UnsafeBufferPointer<UInt8>?, resolving base: String?
+  ) -> [UInt8]? {
+    guard let raw else { return [] }
+    // The common case: an absolute http(s) URL with nothing to decode or escape.
+    if Self.isPlainHTTPURL(raw) { return nil }
+    decode(raw)
+    // Browsers drop tab, LF and CR anywhere in a URL: `java&#9;script:` is `javascript:`.
+    decoded.removeAll { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    var bytes: [UInt8] = []
+    let acceptable = decoded.withUnsafeBufferPointer { URISchemes.isAcceptable($0) }
+    if acceptable {
+      var start = decoded.startIndex
+      var end = decoded.endIndex
+      while start < end && decoded[start].isXMLSpace { start += 1 }
+      while end > start && decoded[end - 1].isXMLSpace { end -= 1 }
+      let reference = decoded[start..<end]
+      // An empty value stays empty (it is what an unsafe one becomes).
+      if let base, !reference.isEmpty, !Self.hasScheme(reference) {
+        if markupBase?.text != base { markupBase = MarkupBase(base) }
+        if let markupBase {
+          bytes = markupBase.resolve(reference)
+        } else {
+          let text = String(decoding: reference, as: UTF8.self)
+          bytes = Array(URIResolver.resolve(text, against: base).utf8)
+        }
+      } else {
+        bytes = Array(reference)
+      }
+    }
+    return bytes.elementsEqual(raw) && !Self.needsEscaping(raw) ? nil : bytes
+  }
+
+  /// The base of the field being sanitized, split once (`MarkupBase`).
+  private var markupBase: MarkupBase?
+
+  /// RFC 3986 section 3.1: a letter, then letters, digits, `+`, `-`, `.`, then `:`.
+  private static func hasScheme(_ reference: ArraySlice<UInt8>) -> Bool {
+    guard let first = reference.first, first.isASCIILetter else { return false }
+    for byte in reference.dropFirst() {
+      if byte == UInt8(ascii: ":") { return true }
+      guard
+        byte.isASCIIAlphanumeric || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+          || byte == UInt8(ascii: ".")
+      else { return false }
+    }
+    return false
+  }
+
+  /// `http://` or `https://` and then only bytes that need neither decoding nor escaping.
+  private static func isPlainHTTPURL(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard raw.count > 8, raw[0] == UInt8(ascii: "h"), raw[1] == UInt8(ascii: "t"),
+      raw[2] == UInt8(ascii: "t"), raw[3] == UInt8(ascii: "p")
+    else { return false }
+    let rest = raw[4] == UInt8(ascii: "s") ? 5 : 4
+    guard raw[rest] == UInt8(ascii: ":"), raw[rest + 1] == UInt8(ascii: "/"),
+      raw[rest + 2] == UInt8(ascii: "/")
+    else { return false }
+    // Eight bytes at a time: no control or space, `&`, `<`, `>` or `"`.
+    let base = raw.baseAddress!
+    var index = 0
+    while index < raw.count {
+      let remaining = raw.count - index
+      var word = ByteWord.load(base + index, count: min(8, remaining))
+      // Bytes past the end read as `a`, which none of the tests flags.
+      if remaining < 8 { word |= 0x6161_6161_6161_6161 &<< UInt64(8 * remaining) }
+      let mask =
+        ByteWord.matchesBelow(word, 0x21) | ByteWord.matches(word, UInt8(ascii: "&"))
+        | ByteWord.matches(word | 0x0202_0202_0202_0202, UInt8(ascii: ">"))
+        | ByteWord.matches(word, UInt8(ascii: "\""))
+      if mask != 0 { return false }
+      index += 8
+    }
+    return true
+  }
+
+  /// A value's references decoded into `decoded`.
+  private mutating func decode(_ raw: UnsafeBufferPointer<UInt8>?) {
+    decoded.removeAll(keepingCapacity: true)
+    guard let raw else { return }
+    var index = 0
+    while index < raw.count {
+      let byte = raw[index]
+      guard byte == UInt8(ascii: "&") else {
+        decoded.append(byte)
+        index += 1
+        continue
+      }
+      switch HTMLCharacterReference.read(raw, at: index) {
+      case .keep(let end):
+        HTMLCharacterReference.appendDecoded(raw, from: index, to: end, into: &decoded)
+        index = end
+      case .replace(let end, let scalar):
+        if let scalar { HTMLCharacterReference.appendUTF8(scalar, to: &decoded) }
+        index = end
+      case .literal:
+        decoded.append(byte)
+        index += 1
+      }
+    }
+  }
+
+  /// `bytes` escaped into `values`; returns their range there.
+  private mutating func appendValue(escaping bytes: [UInt8]) -> Range<Int> {
+    let start = values.count
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "&"): values.append(contentsOf: "&amp;".utf8)
+      case UInt8(ascii: "<"): values.append(contentsOf: "&lt;".utf8)
+      case UInt8(ascii: ">"): values.append(contentsOf: "&gt;".utf8)
+      case UInt8(ascii: "\""): values.append(contentsOf: "&quot;".utf8)
+      default: values.append(byte)
+      }
+    }
+    return start..<values.count
+  }
+
+  /// An input value written between double quotes: valid references kept, the rest escaped.
+  private mutating func appendAttributeValue(_ raw: UnsafeBufferPointer<UInt8>) {
+    var index = 0
+    while index < raw.count {
+      let byte = raw[index]
+      switch byte {
+      case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+      case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+      case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
+      case UInt8(ascii: "&"):
+        switch HTMLCharacterReference.read(raw, at: index) {
+        case .keep(let end):
+          output.append(contentsOf: raw[index..<end])
+          index = end
+          continue
+        case .replace(let end, let scalar):
+          if let scalar { Self.appendEscaped(scalar, to: &output) }
+          index = end
+          continue
+        case .literal:
+          output.append(contentsOf: "&amp;".utf8)
+        }
+      default: output.append(byte)
+      }
+      index += 1
+    }
+  }
+
+  /// True when a value cannot stay as written between double quotes.
+  private static func needsEscaping(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    while index < raw.count {
+      switch raw[index] {
+      case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""): return true
+      case UInt8(ascii: "&"):
+        guard case .keep(let end) = HTMLCharacterReference.read(raw, at: index) else {
+          return true
+        }
+        index = end
+        continue
+      default: break
+      }
+      index += 1
+    }
+    return false
+  }
+
+  private mutating func endTag(_ name: Range<Int>, _ tag: Range<Int>, _ run: inout Run) {
+    let elements = HTMLVocabulary.elements
+    let row = elements.row(input.baseAddress! + name.lowerBound, name.count)
+    let info = row.map { elements.info($0) } ?? []
+    if run.appletDepth > 0 {
+      if info.contains(.droppedWithContent) { run.appletDepth -= 1 }
+      return replace(tag, with: [])
+    }
+    guard let row, !info.contains(.void) else { return replace(tag, with: []) }
+    var isKept = info.contains(.html)
+    if row == HTMLVocabulary.svgRow && run.svgDepth > 0 {
+      run.svgDepth -= 1
+      isKept = true
+    } else if row == HTMLVocabulary.mathRow && run.mathDepth > 0 {
+      run.mathDepth -= 1
+      isKept = true
+    } else if !isKept {
+      isKept =
+        (run.mathDepth > 0 && info.contains(.mathML)) || (run.svgDepth > 0 && info.contains(.svg))
+    }
+    guard isKept else { return replace(tag, with: []) }
+    let spelling = elements.spelling(row)
+    // `</p>` exactly as written out stays; `</P>`, `</p >` are written anew.
+    if tag.count == spelling.count + 3, spelling.equals(input, name) { return }
+    beginReplacing(at: tag.lowerBound, of: tag.upperBound)
+    output.append(contentsOf: "</".utf8)
+    output.append(contentsOf: spelling)
+    output.append(UInt8(ascii: ">"))
+  }
+
+  // MARK: Helpers
+
+  private static let svgNamespace: StaticString = "http://www.w3.org/2000/svg"
+  private static let mathNamespace: StaticString = "http://www.w3.org/1998/Math/MathML"
+}

@@ -1,0 +1,209 @@
+import FeedPullSupport
+
+/// HTML as plain text, for `--html text` and for terminals: tags removed, references decoded,
+/// the text of `script`, `style` and other elements a reader never sees dropped, block
+/// elements as line breaks (a blank line around paragraphs, headings, quotes, lists and tables;
+/// one line break at `br`, list items, table rows), white space runs outside `pre` as one
+/// space, at most one blank line in a row, no white space at either end.
+///
+/// One value is reused from text to text (its buffers keep their capacity); not thread-safe.
+struct HTMLTextRenderer {
+  private var output: [UInt8] = []
+  private var attributeStorage: [HTMLTokenizer.Attribute] = []
+  private var referenceScratch: [UInt8] = []
+
+  /// What the renderer knows as it goes through one text.
+  private struct Run {
+    /// Line breaks owed before the next text (0, 1, or 2 for a blank line).
+    var pendingBreaks = 0
+    /// A space owed before the next text (white space was collapsed).
+    var pendingSpace = false
+    /// Open elements whose text is dropped, and open `pre` elements.
+    var hiddenDepth = 0
+    var preDepth = 0
+  }
+
+  /// The plain text of `input`.
+  mutating func render(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    output.removeAll(keepingCapacity: true)
+    output.reserveCapacity(input.count)
+    var run = Run()
+    var tokenizer = HTMLTokenizer(input, reusing: &attributeStorage)
+    defer { attributeStorage = tokenizer.takeAttributeStorage() }
+    let base = input.baseAddress
+    while let token = tokenizer.next() {
+      switch token {
+      case .text(let range):
+        guard run.hiddenDepth == 0 else { continue }
+        text(
+          UnsafeBufferPointer(rebasing: input[..<range.upperBound]), from: range.lowerBound, &run)
+      case .ignored:
+        continue
+      case .startTag(let name, _, let selfClosing):
+        let info = Self.info(base!, name)
+        if info.contains(.rawText) || info.contains(.droppedWithContent) {
+          // Their content is not markup to read: skip it whole.
+          if !selfClosing, info.contains(.rawText) { tokenizer.skipRawText(named: name) }
+          if !selfClosing, info.contains(.droppedWithContent) { run.hiddenDepth += 1 }
+          continue
+        }
+        if info.contains(.noText) && !selfClosing && !info.contains(.void) {
+          run.hiddenDepth += 1
+        }
+        if info.contains(.preformatted) && !selfClosing { run.preDepth += 1 }
+        breakLine(info, isBR: Self.isBR(base!, name), &run)
+      case .endTag(let name, _):
+        let info = Self.info(base!, name)
+        if info.contains(.noText) || info.contains(.droppedWithContent),
+          !info.contains(.rawText), run.hiddenDepth > 0
+        {
+          run.hiddenDepth -= 1
+        }
+        if info.contains(.preformatted) && run.preDepth > 0 { run.preDepth -= 1 }
+        if !Self.isBR(base!, name) { breakLine(info, isBR: false, &run) }
+      }
+    }
+    let result = output
+    output = []
+    return result
+  }
+
+  private static func info(_ base: UnsafePointer<UInt8>, _ name: Range<Int>)
+    -> HTMLVocabulary.ElementInfo
+  {
+    let elements = HTMLVocabulary.elements
+    return elements.row(base + name.lowerBound, name.count).map { elements.info($0) } ?? []
+  }
+
+  private static func isBR(_ base: UnsafePointer<UInt8>, _ name: Range<Int>) -> Bool {
+    name.count == 2 && base[name.lowerBound] | 0x20 == UInt8(ascii: "b")
+      && base[name.lowerBound + 1] | 0x20 == UInt8(ascii: "r")
+  }
+
+  /// A block boundary: a line break owed, or a blank line; `br` adds one break each time.
+  private func breakLine(_ info: HTMLVocabulary.ElementInfo, isBR: Bool, _ run: inout Run) {
+    guard run.hiddenDepth == 0 else { return }
+    if isBR {
+      run.pendingBreaks = min(2, run.pendingBreaks + 1)
+    } else if info.contains(.paragraphBlock) {
+      run.pendingBreaks = 2
+    } else if info.contains(.lineBlock) {
+      run.pendingBreaks = max(run.pendingBreaks, 1)
+    } else {
+      return
+    }
+    run.pendingSpace = false
+  }
+
+  /// Character data from `start` to the end of `input`, decoded, its white space folded
+  /// outside `pre`. Copied a run at a time: a run ends at a reference or at white space other
+  /// than one space between two words, which most text has little of.
+  private mutating func text(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, _ run: inout Run
+  ) {
+    guard let base = input.baseAddress else { return }
+    let end = input.count
+    var index = start
+    while index < end {
+      let byte = base[index]
+      if byte == UInt8(ascii: "&") {
+        index = reference(input, at: index, &run)
+        continue
+      }
+      if run.preDepth == 0 {
+        if byte.isHTMLSpace {
+          if !output.isEmpty && run.pendingBreaks == 0 { run.pendingSpace = true }
+          index += 1
+          continue
+        }
+      } else if byte == 0x0A || byte == 0x0D {
+        // A line break inside `pre`: CR LF and a lone CR count as one.
+        let isCRLF = byte == 0x0D && index + 1 < end && base[index + 1] == 0x0A
+        index += isCRLF ? 2 : 1
+        if !output.isEmpty { run.pendingBreaks = min(2, run.pendingBreaks + 1) }
+        run.pendingSpace = false
+        continue
+      }
+      let runEnd = Self.runEnd(base, from: index + 1, to: end, preformatted: run.preDepth > 0)
+      emit(UnsafeBufferPointer(start: base + index, count: runEnd - index), &run)
+      index = runEnd
+    }
+  }
+
+  /// Where a run of text that is copied as it is ends: at `&`, at white space other than one
+  /// space followed by a printable byte (outside `pre`), at a line break (inside `pre`).
+  @inline(__always)
+  private static func runEnd(
+    _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, preformatted: Bool
+  ) -> Int {
+    var index = start
+    while index < end {
+      if index &+ 8 <= end {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let mask = ByteWord.matches(word, UInt8(ascii: "&")) | ByteWord.matchesBelow(word, 0x21)
+        if mask == 0 {
+          index &+= 8
+          continue
+        }
+        index &+= ByteWord.firstMatch(mask)
+      }
+      let byte = base[index]
+      if byte == UInt8(ascii: "&") { return index }
+      if byte > 0x20 {
+        index &+= 1
+        continue
+      }
+      if preformatted {
+        if byte == 0x0A || byte == 0x0D { return index }
+      } else {
+        guard byte == 0x20, index &+ 1 < end, base[index &+ 1] > 0x20,
+          base[index &+ 1] != UInt8(ascii: "&")
+        else { return index }
+      }
+      index &+= 1
+    }
+    return end
+  }
+
+  /// A reference at `index`: its characters written as text (a decoded `&nbsp;` is text, not
+  /// white space to fold), or a literal `&`; returns where the text goes on.
+  private mutating func reference(
+    _ input: UnsafeBufferPointer<UInt8>, at index: Int, _ run: inout Run
+  ) -> Int {
+    var scratch: [UInt8] = []
+    swap(&scratch, &referenceScratch)
+    defer {
+      scratch.removeAll(keepingCapacity: true)
+      swap(&scratch, &referenceScratch)
+    }
+    switch HTMLCharacterReference.read(input, at: index) {
+    case .keep(let end):
+      HTMLCharacterReference.appendDecoded(input, from: index, to: end, into: &scratch)
+      if !scratch.isEmpty { scratch.withUnsafeBufferPointer { emit($0, &run) } }
+      return end
+    case .replace(let end, let scalar):
+      if let scalar {
+        HTMLCharacterReference.appendUTF8(scalar, to: &scratch)
+        scratch.withUnsafeBufferPointer { emit($0, &run) }
+      }
+      return end
+    case .literal:
+      emit(UnsafeBufferPointer(start: input.baseAddress! + index, count: 1), &run)
+      return index + 1
+    }
+  }
+
+  /// Writes text, after the breaks or the space owed before it.
+  private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ run: inout Run) {
+    if !output.isEmpty {
+      if run.pendingBreaks > 0 {
+        for _ in 0..<run.pendingBreaks { output.append(0x0A) }
+      } else if run.pendingSpace {
+        output.append(UInt8(ascii: " "))
+      }
+    }
+    run.pendingBreaks = 0
+    run.pendingSpace = false
+    output.append(contentsOf: bytes)
+  }
+}

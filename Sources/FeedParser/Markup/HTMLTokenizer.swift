@@ -1,0 +1,421 @@
+import FeedPullSupport
+
+/// Splits HTML text into tokens, in place: every token is a range of the input, a start tag's
+/// attributes go into one array reused from tag to tag, and nothing is allocated per token. The
+/// sanitizer and the text renderer both read HTML through it.
+///
+/// The rules are the HTML tokenizer's where feed markup needs nothing else, and feedparser's
+/// (whose sanitizer tests the output is measured against) where the two differ on markup that
+/// real feeds carry:
+/// - `<` starts a start tag before an ASCII letter, an end tag before `/` and a letter, a
+///   comment at `<!--`, a declaration at `<!doctype`, a marked section at `<![`, a processing
+///   instruction at `<?`; any other `<` is text, and so is `<![CDATA[` (HTML has no CDATA).
+/// - A start tag ends at its `>` outside quotes, or just before a `<` met where an attribute
+///   name would start (`<a<b>`). A quote that never closes ends its value at the next `>`. A
+///   tag that never ends is text.
+/// - A comment ends at `--` followed by optional white space and `>`, else at the first `--…>`,
+///   else it runs to the end (feedparser's reading of broken comments: `<!-- -- x >` ends
+///   there, and an unclosed `<!--` hides the rest rather than showing it).
+/// - A declaration or processing instruction without its `>` is text.
+/// - `script` and `style` are raw text: the consumer skips to their end tag with `skipRawText`.
+struct HTMLTokenizer {
+  /// One token: ranges of the input.
+  enum Token {
+    /// Character data, references not decoded; it may hold `<` that starts no markup and `>`.
+    case text(Range<Int>)
+    /// A start tag; its attributes are in `attributes` until the next call.
+    case startTag(name: Range<Int>, tag: Range<Int>, selfClosing: Bool)
+    /// An end tag (`</p>`), its name and whole tag.
+    case endTag(name: Range<Int>, tag: Range<Int>)
+    /// A comment, a declaration, a processing instruction or a marked section: never kept.
+    case ignored(Range<Int>)
+  }
+
+  /// An attribute as written: its name, its value between the quotes (nil for a bare name).
+  struct Attribute {
+    var name: Range<Int>
+    var value: Range<Int>?
+    /// `"`, `'`, or 0 for an unquoted or missing value.
+    var quote: UInt8
+  }
+
+  let input: UnsafeBufferPointer<UInt8>
+  private let base: UnsafePointer<UInt8>
+  private(set) var position = 0
+  /// The attributes of the last start tag.
+  private(set) var attributes: [Attribute]
+  /// Searches that failed once fail at once after: there is no `>` at or after
+  /// `noBracketFrom`, no `"` or `'` at or after `noQuoteFrom`, no `]>` at or after
+  /// `noSectionEndFrom`. Without them, text full of `<a b="` would be scanned to its end
+  /// from every tag (quadratic time).
+  private var noBracketFrom = Int.max
+  private var noQuoteFrom: (double: Int, single: Int) = (Int.max, Int.max)
+  private var noSectionEndFrom = Int.max
+  private var noCommentCloseFrom = Int.max
+
+  /// A tokenizer over `input`; `attributes` is storage to reuse (kept by the caller between
+  /// texts).
+  init(_ input: UnsafeBufferPointer<UInt8>, reusing attributes: inout [Attribute]) {
+    self.input = input
+    base = input.baseAddress ?? UnsafePointer(bitPattern: 1)!
+    // Moved in, not copied: a shared array would be copied by the first change.
+    self.attributes = []
+    swap(&self.attributes, &attributes)
+    self.attributes.removeAll(keepingCapacity: true)
+  }
+
+  /// The attribute storage, to hand to the next tokenizer.
+  mutating func takeAttributeStorage() -> [Attribute] {
+    var storage: [Attribute] = []
+    swap(&storage, &attributes)
+    return storage
+  }
+
+  var isAtEnd: Bool { position >= input.count }
+
+  /// Where the last text token's first `&`, `>` or `<` is (which the sanitizer may have to
+  /// escape), or its end: most text holds none and is then not looked at again, and the rest
+  /// is looked at from there.
+  private(set) var textFirstSpecial = 0
+
+  /// The next token, or nil at the end.
+  mutating func next() -> Token? {
+    let count = input.count
+    guard position < count else { return nil }
+    let start = position
+    if base[start] == UInt8(ascii: "<"), let token = markup(at: start) { return token }
+    // Text up to the next `<` that starts markup, noting `&`, `>` and other `<` on the way.
+    var firstSpecial = Int.max
+    var index = start
+    if base[start] == UInt8(ascii: "<") {
+      firstSpecial = start
+      index += 1
+    }
+    scan: while index < count {
+      // Sixteen bytes a turn while none is `<`, `>` or `&` (most of a text). (Swift's
+      // `SIMD16` compares, tried here, compiled to byte-by-byte code three times as slow.)
+      while index &+ 16 <= count {
+        let first = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let second = UnsafeRawPointer(base + index + 8).loadUnaligned(as: UInt64.self)
+        if Self.specialMask(first) | Self.specialMask(second) != 0 { break }
+        index &+= 16
+      }
+      guard index < count else { break }
+      if index &+ 8 <= count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let mask = Self.specialMask(word)
+        if mask == 0 {
+          index &+= 8
+          continue
+        }
+        index &+= ByteWord.firstMatch(mask)
+      } else {
+        let byte = base[index]
+        guard byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ">")
+        else {
+          index &+= 1
+          continue
+        }
+      }
+      if base[index] == UInt8(ascii: "<") && startsMarkup(at: index) { break scan }
+      firstSpecial = min(firstSpecial, index)
+      index &+= 1
+    }
+    position = index
+    textFirstSpecial = min(firstSpecial, index)
+    return .text(start..<index)
+  }
+
+  /// Skips the content of a raw-text element (`script`, `style`) named `name`, up to and
+  /// including its end tag, or to the end of the input.
+  mutating func skipRawText(named name: Range<Int>) {
+    let count = input.count
+    let length = name.count
+    var index = position
+    while true {
+      index = Self.nextLessThan(base, from: index, to: count)
+      guard index + 1 < count else {
+        position = count
+        return
+      }
+      if base[index + 1] == UInt8(ascii: "/"), index + 2 + length <= count,
+        Self.equalIgnoringCase(base + index + 2, base + name.lowerBound, length)
+      {
+        let after = index + 2 + length
+        if after == count || Self.endsName(base[after]) {
+          position = closingBracket(from: after).map { $0 + 1 } ?? count
+          return
+        }
+      }
+      index += 1
+    }
+  }
+
+  // MARK: Markup
+
+  private func startsMarkup(at index: Int) -> Bool {
+    guard index + 1 < input.count else { return false }
+    let next = base[index + 1]
+    if next.isASCIILetter { return true }
+    switch next {
+    case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "?"): return true
+    default: return false
+    }
+  }
+
+  /// The markup token at a `<`, or nil when the `<` is text.
+  private mutating func markup(at start: Int) -> Token? {
+    let count = input.count
+    guard start + 1 < count else { return nil }
+    let next = base[start + 1]
+    if next.isASCIILetter { return startTag(at: start) }
+    switch next {
+    case UInt8(ascii: "/"):
+      guard start + 2 < count else { return nil }
+      if base[start + 2].isASCIILetter { return endTag(at: start) }
+      // `</>` and `</ 3>`: not tags; HTML reads them as nothing or a bogus comment.
+      guard let end = closingBracket(from: start + 2) else { return nil }
+      position = end + 1
+      return .ignored(start..<end + 1)
+    case UInt8(ascii: "!"):
+      return declaration(at: start)
+    case UInt8(ascii: "?"):
+      guard let end = closingBracket(from: start + 2) else { return nil }
+      position = end + 1
+      return .ignored(start..<end + 1)
+    default:
+      return nil
+    }
+  }
+
+  private mutating func declaration(at start: Int) -> Token? {
+    let count = input.count
+    if hasPrefix("<!--", at: start) {
+      position = commentEnd(from: start + 4)
+      return .ignored(start..<position)
+    }
+    if hasPrefix("<![CDATA[", at: start) { return nil }
+    if hasPrefix("<![", at: start) {
+      // A marked section (`<![if !IE]>`), Microsoft's conditional comments among them.
+      var index = start + 3
+      while index + 1 < count, index < noSectionEndFrom {
+        if base[index] == UInt8(ascii: "]") && base[index + 1] == UInt8(ascii: ">") {
+          position = index + 2
+          return .ignored(start..<position)
+        }
+        index += 1
+      }
+      noSectionEndFrom = min(noSectionEndFrom, start + 3)
+      return nil
+    }
+    guard hasPrefixIgnoringCase("<!doctype", at: start),
+      let end = closingBracket(from: start + 9)
+    else { return nil }
+    position = end + 1
+    return .ignored(start..<position)
+  }
+
+  /// Where a comment whose text starts at `from` ends (just past it).
+  private mutating func commentEnd(from: Int) -> Int {
+    let count = input.count
+    var index = from
+    // `--`, white space, `>`.
+    while index + 1 < count, index < noCommentCloseFrom {
+      if base[index] == UInt8(ascii: "-") && base[index + 1] == UInt8(ascii: "-") {
+        var after = index + 2
+        while after < count && base[after].isHTMLSpace { after += 1 }
+        if after < count && base[after] == UInt8(ascii: ">") { return after + 1 }
+      }
+      index += 1
+    }
+    noCommentCloseFrom = min(noCommentCloseFrom, from)
+    // `--` and then anything but `>` up to a `>`.
+    index = from
+    while index + 1 < count {
+      if base[index] == UInt8(ascii: "-") && base[index + 1] == UInt8(ascii: "-") {
+        if let end = closingBracket(from: index + 2) { return end + 1 }
+        break
+      }
+      index += 1
+    }
+    return count
+  }
+
+  /// The tag name starting at `start`: up to white space, `/`, `>` or `<`.
+  private func name(from start: Int) -> Range<Int> {
+    var index = start
+    while index < input.count && !Self.endsName(base[index]) { index += 1 }
+    return start..<index
+  }
+
+  private mutating func endTag(at start: Int) -> Token? {
+    let name = name(from: start + 2)
+    guard let end = closingBracket(from: name.upperBound) else { return nil }
+    position = end + 1
+    return .endTag(name: name, tag: start..<end + 1)
+  }
+
+  private mutating func startTag(at start: Int) -> Token? {
+    let count = input.count
+    let name = name(from: start + 1)
+    var index = name.upperBound
+    if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
+    var selfClosing = false
+    while true {
+      // Between attributes: white space, and `/` (which closes the tag when `>` follows).
+      while index < count, base[index].isHTMLSpace || base[index] == UInt8(ascii: "/") {
+        selfClosing = base[index] == UInt8(ascii: "/")
+        index += 1
+      }
+      guard index < count else { return nil }
+      if base[index] == UInt8(ascii: ">") {
+        position = index + 1
+        return .startTag(name: name, tag: start..<position, selfClosing: selfClosing)
+      }
+      if base[index] == UInt8(ascii: "<") {
+        // feedparser ends a tag at a stray `<`, which then starts the next token.
+        position = index
+        return .startTag(name: name, tag: start..<index, selfClosing: false)
+      }
+      selfClosing = false
+      let attributeStart = index
+      index += 1
+      while index < count, !Self.endsAttributeName(base[index]) { index += 1 }
+      var attribute = Attribute(name: attributeStart..<index, value: nil, quote: 0)
+      var afterName = index
+      while afterName < count && base[afterName].isHTMLSpace { afterName += 1 }
+      if afterName < count && base[afterName] == UInt8(ascii: "=") {
+        index = afterName + 1
+        while index < count && base[index].isHTMLSpace { index += 1 }
+        guard index < count else { return nil }
+        let first = base[index]
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+          let valueStart = index + 1
+          if let close = closingQuote(first, from: valueStart) {
+            attribute.value = valueStart..<close
+            attribute.quote = first
+            index = close + 1
+          } else {
+            // An unclosed quote: the value runs to the next `>`.
+            guard let end = closingBracket(from: valueStart) else {
+              return nil
+            }
+            attribute.value = valueStart..<end
+            attribute.quote = first
+            index = end
+          }
+        } else {
+          let valueStart = index
+          while index < count, !base[index].isHTMLSpace, base[index] != UInt8(ascii: ">") {
+            index += 1
+          }
+          attribute.value = valueStart..<index
+        }
+      } else {
+        index = afterName
+      }
+      attributes.append(attribute)
+    }
+  }
+
+  private func hasPrefixIgnoringCase(_ prefix: StaticString, at index: Int) -> Bool {
+    let length = prefix.utf8CodeUnitCount
+    guard index + length <= input.count else { return false }
+    let bytes = prefix.utf8Start
+    for offset in 0..<length where base[index + offset].asciiLowercased != bytes[offset] {
+      return false
+    }
+    return true
+  }
+
+  private func hasPrefix(_ prefix: StaticString, at index: Int) -> Bool {
+    let length = prefix.utf8CodeUnitCount
+    guard index + length <= input.count else { return false }
+    let bytes = prefix.utf8Start
+    for offset in 0..<length where base[index + offset] != bytes[offset] { return false }
+    return true
+  }
+
+  // MARK: Bytes
+
+  /// The high bit of each byte that may be `<`, `>` or `&` (the lowest set bit exact). `<`
+  /// (0x3C) and `>` (0x3E) differ only in bit 1: one test finds both.
+  @inline(__always)
+  static func specialMask(_ word: UInt64) -> UInt64 {
+    ByteWord.matches(word | 0x0202_0202_0202_0202, UInt8(ascii: ">"))
+      | ByteWord.matches(word, UInt8(ascii: "&"))
+  }
+
+  /// The index of the next `<` at or after `from`, or `to`; eight bytes at a time.
+  @inline(__always)
+  static func nextLessThan(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+    var index = from
+    while index &+ 8 <= end {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let mask = ByteWord.matches(word, UInt8(ascii: "<"))
+      if mask != 0 { return index &+ ByteWord.firstMatch(mask) }
+      index &+= 8
+    }
+    while index < end && base[index] != UInt8(ascii: "<") { index &+= 1 }
+    return index
+  }
+
+  /// The index of the next `>` at or after `from`, if any.
+  private mutating func closingBracket(from: Int) -> Int? {
+    guard from < noBracketFrom else { return nil }
+    var index = from
+    while index < input.count {
+      if base[index] == UInt8(ascii: ">") { return index }
+      index += 1
+    }
+    noBracketFrom = from
+    return nil
+  }
+
+  /// The index of the next `quote` at or after `from`, if any.
+  private mutating func closingQuote(_ quote: UInt8, from: Int) -> Int? {
+    let known = quote == UInt8(ascii: "\"") ? noQuoteFrom.double : noQuoteFrom.single
+    guard from < known else { return nil }
+    var index = from
+    while index < input.count {
+      if base[index] == quote { return index }
+      index += 1
+    }
+    if quote == UInt8(ascii: "\"") { noQuoteFrom.double = from } else { noQuoteFrom.single = from }
+    return nil
+  }
+
+  @inline(__always)
+  static func endsName(_ byte: UInt8) -> Bool {
+    byte.isHTMLSpace || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
+      || byte == UInt8(ascii: "<")
+  }
+
+  @inline(__always)
+  static func endsAttributeName(_ byte: UInt8) -> Bool {
+    endsName(byte) || byte == UInt8(ascii: "=")
+  }
+
+  static func equalIgnoringCase(
+    _ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, _ count: Int
+  ) -> Bool {
+    for index in 0..<count where left[index].asciiLowercased != right[index].asciiLowercased {
+      return false
+    }
+    return true
+  }
+}
+
+extension UInt8 {
+  /// HTML's ASCII white space: space, tab, LF, FF, CR.
+  @inline(__always)
+  var isHTMLSpace: Bool {
+    self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0C || self == 0x0D
+  }
+
+  @inline(__always)
+  var isASCIILetter: Bool { (self | 0x20) >= 0x61 && (self | 0x20) <= 0x7A }
+
+  @inline(__always)
+  var asciiLowercased: UInt8 { self >= 0x41 && self <= 0x5A ? self | 0x20 : self }
+}

@@ -1,0 +1,29 @@
+import FeedPull
+
+extension SkippedEnd {
+  /// The `end` record of a source not pulled: `ok` with `skipped` when it is in good order (not
+  /// due, pulled by another process), `deferred` when its server asked not to be asked (gone,
+  /// held), `cancelled` when the run stopped before it started.
+  var record: EndRecord {
+    var end = EndRecord(source: source)
+    var fields = SubscriptionEndFields()
+    fields.nextCheckAt = nextCheckAt
+    fields.nextCheckReason = reason
+    fields.errorsInRow = errorsInRow
+    fields.movedTo = movedTo
+    switch why {
+    case .notDue: fields.skipped = .notDue
+    case .inProgress: fields.skipped = .inProgress
+    case .gone:
+      end.error = PullError(
+        kind: .deferred, message: "the source is gone (410); --force pulls it again")
+    case .held(let host):
+      end.error = PullError(
+        kind: .deferred, message: "\(host) asked to wait (Retry-After) until the next check")
+    case .cancelled:
+      end.error = PullError(kind: .cancelled, message: "cancelled before it started")
+    }
+    if fields != SubscriptionEndFields() { end.subscription = fields }
+    return end
+  }
+}

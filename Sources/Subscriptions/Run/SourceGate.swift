@@ -1,0 +1,156 @@
+import FeedPull
+import FeedPullSupport
+
+/// The sink between a `FeedPuller` and the output for one source's pull with state: it gives
+/// each item its `status` and lets through only new and updated ones (and seen ones with
+/// `--all`); at the source's end it writes the held `seen` items (unless the body was the same
+/// bytes as last time), flushes the output, and hands the end to its run, which records it in
+/// the store and only then writes the `end` record. An item's identity is thus stored only after
+/// its record was written and flushed: at least once.
+///
+/// One gate per pull, dropped at its end, so nothing accumulates across pulls; the source's
+/// remembered items are read only when its first item arrives, so a 304 reads none.
+final class SourceGate: PullRecordSink {
+  private struct Progress {
+    var matcher: ItemMatcher?
+    /// The ledger could not be read: every item is written as new, and nothing is recorded.
+    var ledgerFailure: StoreError?
+    var heldSeen: [ItemRecord] = []
+    var written = 0
+    var newItems = 0
+    var updatedItems = 0
+    var newItemTimes: [Duration] = []
+  }
+
+  let planned: PlannedPull
+  private let run: SubscriptionRun
+  private let progress = TSanVisibleMutex(Progress())
+
+  init(_ planned: PlannedPull, run: SubscriptionRun) {
+    self.planned = planned
+    self.run = run
+  }
+
+  /// The request: the source's current URL, validators unless unconditional, and a digest of
+  /// the body.
+  var pullSource: PullSource {
+    var source = PullSource(planned.state.requestURL)
+    if !planned.unconditional {
+      source.ifNoneMatch = planned.state.etag
+      source.ifModifiedSince = planned.state.lastModified
+    }
+    source.wantsBodyDigest = true
+    return source
+  }
+
+  func flush() { run.sink.flush() }
+
+  func receive(_ record: PullRecord) {
+    let source = planned.state.source
+    switch record {
+    case .feed(var feed):
+      feed.source = source
+      run.sink.receive(.feed(feed))
+    case .item(var item):
+      item.source = source
+      progress.withLock { progress in
+        let status = classify(item.item, &progress)
+        item.status = status
+        switch status {
+        case .new:
+          progress.newItems += 1
+          progress.newItemTimes.append(newItemTime(item.item))
+        case .updated: progress.updatedItems += 1
+        case .seen:
+          if run.options.writesSeen { progress.heldSeen.append(item) }
+          return
+        }
+        progress.written += 1
+        run.sink.receive(.item(item))
+      }
+    case .end(let end):
+      finish(end)
+    }
+  }
+
+  private func classify(_ item: FeedItem, _ progress: inout Progress) -> ItemStatus {
+    if progress.matcher == nil && progress.ledgerFailure == nil {
+      let state = planned.state
+      do throws(StoreError) {
+        progress.matcher = ItemMatcher(
+          mode: state.identityMode, remembered: try run.leasing.ledger(of: state.source),
+          pull: state.pulls + 1, now: run.clock.now.inWholeSeconds)
+      } catch {
+        progress.ledgerFailure = error
+      }
+    }
+    return progress.matcher?.classify(item) ?? .new
+  }
+
+  private func newItemTime(_ item: FeedItem) -> Duration {
+    let now = run.clock.now.inWholeSeconds
+    if case .instant(let seconds) = item.published ?? item.updated, .seconds(seconds) <= now {
+      return .seconds(seconds)
+    }
+    return now
+  }
+
+  private func finish(_ received: EndRecord) {
+    let now = run.clock.now
+    var end = received
+    end.source = planned.state.source
+    let finished: FinishedPull = progress.withLock { progress in
+      let before = planned.state
+      let sameBody =
+        end.ok && end.status == 200 && end.bodyDigest != nil && end.bodyDigest == before.bodyDigest
+      if sameBody {
+        end.notModified = true
+      } else {
+        for item in progress.heldSeen { run.sink.receive(.item(item)) }
+        progress.written += progress.heldSeen.count
+      }
+      progress.heldSeen = []
+      // Written and flushed before anything is recorded.
+      run.sink.flush()
+      let seen = StateUpdate.Seen(
+        nextMode: progress.matcher?.nextMode, newItemTimes: progress.newItemTimes)
+      let update = StateUpdate.after(
+        end, pulled: planned, seen: seen, now: now, options: run.options)
+      var outcome = PullOutcome(
+        state: update.state, seenItems: progress.matcher?.seenThisPull ?? [],
+        sawWholeFeed: end.ok && end.status == 200, hostHold: update.hostHold, now: now)
+      outcome.retention = run.options.retention
+      var fields = SubscriptionEndFields()
+      fields.newItems = progress.newItems
+      fields.updatedItems = progress.updatedItems
+      fields.nextCheckAt = update.state.nextCheckAt
+      fields.nextCheckReason = update.state.nextCheckReason
+      fields.errorsInRow = update.state.errorsInRow
+      fields.movedTo = update.state.movedTo
+      end.items = progress.written
+      end.subscription = fields
+      let gone = update.state.gone && end.status == 410
+      return FinishedPull(
+        end: end, outcome: progress.ledgerFailure == nil ? outcome : nil,
+        failure: progress.ledgerFailure,
+        ended: PullEnd(
+          source: planned.state.source, nextCheckAt: update.state.nextCheckAt,
+          reason: update.state.nextCheckReason,
+          hostHold: update.hostHold.map { PullEnd.HostHold(host: $0.host, until: $0.until) },
+          gone: gone))
+    }
+    run.ended(finished)
+  }
+}
+
+/// A pull that has ended, on its way to the store and then to the output.
+struct FinishedPull: Sendable {
+  /// Its `end`, with the subscription fields.
+  var end: EndRecord
+  /// What to record; nil when it must not be (its ledger could not be read).
+  var outcome: PullOutcome?
+  /// Why it is not recorded.
+  var failure: StoreError?
+  /// What the scheduler learns of it.
+  var ended: PullEnd
+}

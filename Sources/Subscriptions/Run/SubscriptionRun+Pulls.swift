@@ -1,0 +1,125 @@
+import Dispatch
+import FeedPull
+
+extension SubscriptionRun {
+  /// Starts a claimed source's pull through a gate of its own (after its host's shared start
+  /// time, on a store that spaces starts across processes); or, when the consumer is behind,
+  /// gives it back to the scheduler, which waits for the consumer to catch up.
+  func start(_ planned: PlannedPull) -> SchedulerEvent? {
+    if let admission = admission, !admission.admits() {
+      let first = state.withLock { state in
+        defer { state.waitingForConsumer = true }
+        return !state.waitingForConsumer
+      }
+      if first {
+        admission.whenCaughtUp { [weak self] in
+          guard let self else { return }
+          self.queue.async {
+            self.state.withLock { $0.waitingForConsumer = false }
+            self.feed(.resumed)
+          }
+        }
+      }
+      return .startRefused(planned.state)
+    }
+    let gate = SourceGate(planned, run: self)
+    let hostDelay = puller.configuration.hostDelay
+    if let pacing = pacing, hostDelay > .zero {
+      let host = PoliteHost.key(forURL: planned.state.requestURL) ?? planned.state.requestURL
+      // A failed reservation costs only the shared spacing; the worker's own still holds.
+      let wait = (try? pacing.reserveStart(host: host, spacing: hostDelay)) ?? .zero
+      if wait > .milliseconds(1) {
+        let nanoseconds =
+          Int(wait.components.seconds) * 1_000_000_000
+          + Int(wait.components.attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.launch(gate) }
+        return nil
+      }
+    }
+    launch(gate)
+    return nil
+  }
+
+  private func launch(_ gate: SourceGate) {
+    let source = gate.planned.state.source
+    let batch = puller.start([gate.pullSource], into: gate, keeping: .failedOnly) { _ in }
+    let cancelling = state.withLock { state in
+      state.batches[source] = batch
+      return state.cancelling
+    }
+    if cancelling { batch.cancel() }
+  }
+
+  /// Writes the `end` of a source not pulled.
+  func write(_ skipped: SkippedEnd) {
+    let end = skipped.record
+    sink.receive(.end(end))
+    count(end, pulled: false)
+    if skipped.why == .notDue, let until = skipped.nextCheckAt {
+      notices(.notDue(source: skipped.source, until: until, reason: skipped.reason))
+    }
+  }
+
+  /// A pull's end from its gate (any thread): queued for the store; the first of a batch asks
+  /// the queue to record them all.
+  func ended(_ finished: FinishedPull) {
+    let first = endsWaiting.withLock { waiting in
+      waiting.append(finished)
+      return waiting.count == 1
+    }
+    if first { queue.async { self.recordEnds() } }
+  }
+
+  /// Records every end waiting in one transaction (a group commit: ends that arrive while one
+  /// is written wait for the next), then writes their `end` records, then tells the scheduler.
+  private func recordEnds() {
+    let batch = endsWaiting.withLock { waiting in
+      defer { waiting = [] }
+      return waiting
+    }
+    guard !batch.isEmpty else { return }
+    let outputFailed = state.withLock { $0.outputFailed }
+    var failure: StoreError?
+    if !outputFailed {
+      let outcomes = batch.compactMap(\.outcome)
+      do throws(StoreError) {
+        try leasing.record(outcomes)
+      } catch {
+        failure = error
+      }
+    }
+    var ended: [PullEnd] = []
+    for finished in batch {
+      var schedulerEnd = finished.ended
+      if let error = finished.failure ?? (finished.outcome == nil ? nil : failure),
+        !outputFailed
+      {
+        schedulerEnd.nextCheckAt = nil
+        state.withLock { state in
+          state.summary.recordFailures += 1
+          if state.summary.recordErrors.count < 3 { state.summary.recordErrors.append(error) }
+        }
+        notices(.recordFailed(error))
+      }
+      sink.receive(.end(finished.end))
+      count(finished.end, pulled: true)
+      state.withLock { _ = $0.batches.removeValue(forKey: finished.end.source) }
+      ended.append(schedulerEnd)
+    }
+    sink.flush()
+    for end in ended { feed(.pullEnded(end)) }
+  }
+
+  private func count(_ end: EndRecord, pulled: Bool) {
+    state.withLock { state in
+      state.summary.ends += 1
+      if !end.ok { state.summary.failedEnds += 1 }
+      if pulled || !end.ok {
+        state.statistics.pulls += pulled ? 1 : 0
+        state.statistics.items += end.items
+        state.statistics.bytes += end.bytes
+        if let kind = end.error?.kind { state.statistics.errors[kind.rawValue, default: 0] += 1 }
+      }
+    }
+  }
+}

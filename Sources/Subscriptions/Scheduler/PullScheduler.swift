@@ -1,0 +1,586 @@
+import FeedPull
+
+/// The one scheduler of every way feedpull pulls subscriptions, as a pure state machine: events
+/// in (`handle`: the time, a claim answered, a pull ended, the store lost, the list reloaded,
+/// stop), actions out (claim these sources, start this pull, write a skipped `end`, postpone or
+/// release a source, wake me at T, finish). Its owner (`SubscriptionRun`) carries the actions
+/// out against the store, the puller and one timer, and feeds the answers back; the scheduler
+/// itself touches no store, socket or clock, so every rule is tested as a table on virtual time.
+///
+/// A pass over named sources, a `--due` pass, a pass over every due source of the store, and a
+/// watch of any of them are configurations of it, on any store (`Configuration`):
+/// - named sources are looked at in the order given: claimed a batch at a time (the store
+///   answers each: granted, not due, leased by another process; the batch grows while few of
+///   them are due), pulled as slots free; a pass
+///   ends when each has been answered and pulled; a watch puts each back on its schedule at its
+///   next check and sleeps until the earliest;
+/// - every due source of the store (no names): claimed as slots free until none is left; a
+///   watch then sleeps until the store's next claimable moment.
+///
+/// Rules that hold in every configuration: never more than `slots` pulls at once and never more
+/// than as many again claimed and waiting, so a claim takes sources a few at a time and several
+/// processes share a pass; a source that is gone (410) or whose host asked to wait (Retry-After,
+/// also one received during this run) is not requested (unless `force`) but postponed; leases
+/// held are renewed every third of their length; a store that fails is asked again after a
+/// pause that doubles up to 5 s, while what is in flight finishes, and a pass gives up after
+/// `storeGiveUp`.
+struct PullScheduler: Sendable {
+  /// Which sources, when the run ends, and the limits.
+  struct Configuration: Sendable, Equatable {
+    /// Named sources (given to `init`), or every due source of the store.
+    var named = true
+    /// Run until stopped, pulling each source when it is due.
+    var watch = false
+    /// Pull only due sources (a watch always does).
+    var onlyDue = false
+    /// Pull gone and held sources too.
+    var force = false
+    /// Pulls at once.
+    var slots = 8
+    /// Names looked at per claim, at most.
+    var claimBatch = 1024
+    /// A source is pulled without validators when its last such pull is this old.
+    var unconditionalEvery: Duration = .seconds(86_400)
+    /// How far a gone source is postponed.
+    var maxInterval: Duration = .seconds(86_400)
+    /// When a source whose end could not be recorded is tried again (a watch).
+    var retryUnrecorded: Duration = .seconds(900)
+    /// Renew held leases this often (a third of their length); nil: none to renew.
+    var leaseRenewal: Duration? = .seconds(20)
+    /// A pass whose store stays unreachable this long gives up.
+    var storeGiveUp: Duration = .seconds(120)
+    /// A watch of every due source asks the store again at least this often (other processes
+    /// add sources).
+    var storeRecheck: Duration = .seconds(300)
+  }
+
+  private enum Phase: Sendable { case idle, running, stopping, finished }
+
+  private enum PendingClaim: Sendable {
+    case named([(id: Int, due: Duration)], grantLimit: Int)
+    case due(limit: Int)
+  }
+
+  /// Measured on the elapsed (monotonic) time.
+  private struct Trouble: Sendable {
+    var since: Duration
+    var pause: Duration
+    var retryAt: Duration
+    var error: StoreError
+  }
+
+  let configuration: Configuration
+  private(set) var names: SourceNames
+  private var schedule = SourceSchedule()
+  /// Per named source: bit 0, its `not_due` end was written since it entered the list; bits
+  /// 1–7, the reason of its next check + 1 (for the idle notice).
+  private var marks: [UInt8]
+  private var ready: [SubscriptionState] = []
+  private var readyHead = 0
+  private var inFlight: Set<String> = []
+  private var pending: PendingClaim?
+  /// Hosts asked to wait (Retry-After) and until when: from the store and from this run's ends.
+  private var holds: [String: Duration] = [:]
+  private var trouble: Trouble?
+  /// Every due source of the store: the last claim got fewer than it asked for.
+  private var exhausted = false
+  /// Every due source, watching: when to claim again; asking the store for it.
+  private var storeCheckAt: Duration?
+  private var askingStore = false
+  /// On the elapsed time.
+  private var renewAt: Duration?
+  private var heldByConsumer = false
+  private var phase = Phase.idle
+  /// A stop asked because the output failed: write nothing more.
+  private var silent = false
+  private var armed: SchedulerWake?
+  /// Names looked at per claim now: as many as there is room for while the names are due,
+  /// doubling (up to `claimBatch`) while claims find too few of them due, so that a list of a
+  /// million sources mostly not due costs a thousand claims, and a due one never locks more rows
+  /// than it pulls.
+  private var claimSize = 0
+  private var lastIdle: SubscriptionNotice?
+
+  /// A scheduler for `names` (ignored without `configuration.named`).
+  init(_ configuration: Configuration, names: SourceNames = SourceNames()) {
+    var configuration = configuration
+    configuration.slots = max(1, configuration.slots)
+    configuration.claimBatch = max(1, configuration.claimBatch)
+    if configuration.watch { configuration.onlyDue = true }
+    self.configuration = configuration
+    self.names = names
+    claimSize = min(2 * configuration.slots, configuration.claimBatch)
+    marks = Array(repeating: 0, count: names.count)
+    if configuration.named {
+      schedule.reserve(names.count)
+      for id in 0..<names.count { schedule.set(id, due: .zero) }
+    }
+  }
+
+  /// Sources pulled at once, and as many again claimed and waiting.
+  private var window: Int { 2 * configuration.slots }
+  private var readyCount: Int { ready.count - readyHead }
+  /// Leases held by this run: claimed and waiting, or in flight.
+  private var leasesHeld: Int { readyCount + inFlight.count }
+
+  /// Sources pulled now.
+  var pullsInFlight: Int { inFlight.count }
+  /// Named sources on the schedule.
+  var scheduled: Int { schedule.count }
+  /// True once `finish` was emitted.
+  var isFinished: Bool { phase == .finished }
+
+  /// Named sources due at `now` (a walk: for statistics only).
+  func dueCount(at now: Duration) -> Int { schedule.dueCount(now: now) }
+
+  /// The earliest next check of a named source not in flight.
+  mutating func nextDue() -> Duration? { schedule.earliest()?.due }
+
+  /// Feeds one event at `time`; returns what to do, in order.
+  mutating func handle(_ event: SchedulerEvent, at time: SchedulerTime) -> [SchedulerAction] {
+    let now = time.clock
+    guard phase != .finished else { return [] }
+    var actions: [SchedulerAction] = []
+    switch event {
+    case .start:
+      guard phase == .idle else { return [] }
+      phase = .running
+    case .timer: break
+    case .claimed(let answers, let storeHolds):
+      for (host, until) in storeHolds { hold(host, until: until) }
+      recovered(&actions)
+      answered(answers, now: now, &actions)
+    case .claimFailed(let error):
+      failedClaim(error, elapsed: time.elapsed, &actions)
+    case .nextClaimable(let moment):
+      askingStore = false
+      let latest = now + configuration.storeRecheck
+      storeCheckAt = min(moment.map { max($0, now) } ?? latest, latest)
+    case .startRefused(let state):
+      inFlight.remove(state.source)
+      ready.insert(state, at: readyHead)
+      heldByConsumer = true
+    case .resumed:
+      heldByConsumer = false
+    case .pullEnded(let end):
+      ended(end, now: now, &actions)
+    case .reload(let listed):
+      reload(listed, now: now, &actions)
+    case .stop:
+      stop(silently: false, &actions)
+    case .outputFailed:
+      stop(silently: true, &actions)
+    }
+    pump(time, &actions)
+    return actions
+  }
+
+  // MARK: - Answers
+
+  private mutating func answered(
+    _ answers: [ClaimAnswer], now: Duration, _ actions: inout [SchedulerAction]
+  ) {
+    guard let claim = pending else { return }
+    pending = nil
+    switch claim {
+    case .due(let limit):
+      if answers.count < limit { exhausted = true }
+      for answer in answers {
+        guard case .granted(let state) = answer else { continue }
+        granted(state, id: nil, now: now, &actions)
+      }
+    case .named(let asked, let grantLimit):
+      let grants = answers.reduce(0) { count, answer in
+        if case .granted = answer { count + 1 } else { count }
+      }
+      if answers.count == asked.count && grants < grantLimit {
+        claimSize = min(configuration.claimBatch, claimSize * 2)
+      } else {
+        claimSize = window
+      }
+      for (index, entry) in asked.enumerated() {
+        guard index < answers.count else {
+          // Not looked at (the grant limit was reached first): back in line as it was.
+          schedule.set(entry.id, due: entry.due)
+          continue
+        }
+        let name = names[entry.id]
+        switch answers[index] {
+        case .granted(let state): granted(state, id: entry.id, now: now, &actions)
+        case .notDue(let at, let reason):
+          remember(entry.id, reason: reason)
+          if !wasAnnounced(entry.id) && !silent {
+            announce(entry.id)
+            actions.append(
+              .skip(SkippedEnd(source: name, why: .notDue, nextCheckAt: at, reason: reason)))
+          }
+          if configuration.watch { schedule.set(entry.id, due: at) }
+        case .leased(let until):
+          if configuration.watch {
+            // Another process pulls it; look again once its lease ends (it will have recorded
+            // a later next check by then, or died and left it due).
+            announce(entry.id)
+            schedule.set(entry.id, due: until + .seconds(1))
+          } else if !silent {
+            actions.append(.skip(SkippedEnd(source: name, why: .inProgress)))
+          }
+        }
+      }
+    }
+  }
+
+  /// A source leased to this run: pulled, or (gone, or its host held) postponed with a
+  /// `deferred` end, or, while stopping, released.
+  private mutating func granted(
+    _ state: SubscriptionState, id: Int?, now: Duration, _ actions: inout [SchedulerAction]
+  ) {
+    if phase == .stopping || inFlight.contains(state.source) {
+      actions.append(.release([state.source]))
+      if !silent && !configuration.watch && phase == .stopping {
+        actions.append(.skip(SkippedEnd(source: state.source, why: .cancelled)))
+      }
+      return
+    }
+    if let id { announce(id) }
+    if let deferral = deferral(of: state, now: now) {
+      postpone(deferral, id: id, now: now, &actions)
+      return
+    }
+    ready.append(state)
+  }
+
+  /// Writes a deferred source's end and postpones it in the store; a watch looks at a held one
+  /// again when its hold ends, and drops a gone one.
+  private mutating func postpone(
+    _ deferral: SkippedEnd, id: Int?, now: Duration, _ actions: inout [SchedulerAction]
+  ) {
+    let until = deferral.nextCheckAt ?? now
+    let reason = deferral.reason ?? .default
+    if !silent { actions.append(.skip(deferral)) }
+    actions.append(.postpone(deferral.source, until: until, reason: reason))
+    if let id, configuration.watch {
+      remember(id, reason: reason)
+      if case .held = deferral.why { schedule.set(id, due: until) }
+    }
+  }
+
+  /// The `deferred` end of a source not to be requested now: gone (410), or its host held by a
+  /// Retry-After. Nil when it is to be pulled (always with `force`).
+  private mutating func deferral(of state: SubscriptionState, now: Duration) -> SkippedEnd? {
+    guard !configuration.force else { return nil }
+    if state.gone {
+      return SkippedEnd(
+        source: state.source, why: .gone,
+        nextCheckAt: now.inWholeSeconds + configuration.maxInterval,
+        reason: state.nextCheckReason ?? .default, errorsInRow: state.errorsInRow,
+        movedTo: state.movedTo)
+    }
+    let host = PoliteHost.key(forURL: state.requestURL) ?? state.requestURL
+    guard let until = holds[host] else { return nil }
+    guard until > now else {
+      holds[host] = nil
+      return nil
+    }
+    return SkippedEnd(
+      source: state.source, why: .held(host: host), nextCheckAt: max(until, state.nextCheckAt),
+      reason: .retryAfter, errorsInRow: state.errorsInRow, movedTo: state.movedTo)
+  }
+
+  private mutating func hold(_ host: String, until: Duration) {
+    holds[host] = max(holds[host] ?? until, until)
+  }
+
+  // MARK: - Ends
+
+  private mutating func ended(_ end: PullEnd, now: Duration, _ actions: inout [SchedulerAction]) {
+    guard inFlight.remove(end.source) != nil else { return }
+    if let hold = end.hostHold { self.hold(hold.host, until: hold.until) }
+    // The store knows this end's next check now: ask it again before sleeping.
+    if !configuration.named && !askingStore { storeCheckAt = nil }
+    guard configuration.watch, phase == .running, let id = names.id(of: end.source) else { return }
+    guard let next = end.nextCheckAt else {
+      schedule.set(id, due: now + configuration.retryUnrecorded)
+      return
+    }
+    remember(id, reason: end.reason)
+    if end.gone && !configuration.force {
+      schedule.remove(id)
+      return
+    }
+    // Never sooner than a second: a schedule that says "now" again must not spin.
+    schedule.set(id, due: max(next, now + .seconds(1)))
+  }
+
+  // MARK: - Store trouble
+
+  private mutating func failedClaim(
+    _ error: StoreError, elapsed now: Duration, _ actions: inout [SchedulerAction]
+  ) {
+    if case .named(let asked, _) = pending {
+      for entry in asked { schedule.set(entry.id, due: entry.due) }
+    }
+    pending = nil
+    if var current = trouble {
+      current.pause = min(current.pause * 2, .seconds(5))
+      current.retryAt = now + current.pause
+      current.error = error
+      trouble = current
+    } else {
+      trouble = Trouble(
+        since: now, pause: .milliseconds(100), retryAt: now + .milliseconds(100), error: error)
+      actions.append(.notice(.storeFailed(error)))
+    }
+  }
+
+  private mutating func recovered(_ actions: inout [SchedulerAction]) {
+    guard trouble != nil else { return }
+    trouble = nil
+    actions.append(.notice(.storeBack))
+  }
+
+  // MARK: - Reload and stop
+
+  private mutating func reload(
+    _ listed: SourceNames, now: Duration, _ actions: inout [SchedulerAction]
+  ) {
+    guard configuration.named, configuration.watch, phase == .running else { return }
+    var schedule = SourceSchedule()
+    schedule.reserve(listed.count)
+    var marks = [UInt8](repeating: 0, count: listed.count)
+    var kept = 0
+    for id in 0..<listed.count {
+      let name = listed[id]
+      if let old = names.id(of: name) {
+        kept += 1
+        marks[id] = self.marks[old]
+        if let due = self.schedule.due(old) { schedule.set(id, due: due) }
+      } else {
+        schedule.set(id, due: .zero)
+      }
+    }
+    // Claimed and waiting, but no longer listed: given back.
+    let waiting = ready[readyHead...]
+    let dropped = waiting.filter { !listed.contains($0.source) }.map(\.source)
+    if !dropped.isEmpty {
+      ready = waiting.filter { listed.contains($0.source) }
+      readyHead = 0
+      actions.append(.release(dropped))
+    }
+    let removed = names.count - kept
+    self.names = listed
+    self.schedule = schedule
+    self.marks = marks
+    actions.append(
+      .notice(.reloaded(added: listed.count - kept, removed: removed, count: listed.count)))
+  }
+
+  private mutating func stop(silently: Bool, _ actions: inout [SchedulerAction]) {
+    if silently { silent = true }
+    guard phase == .running || phase == .idle else { return }
+    phase = .stopping
+    actions.append(.cancelPulls)
+    let waiting = ready[readyHead...].map(\.source)
+    ready = []
+    readyHead = 0
+    if !waiting.isEmpty {
+      actions.append(.release(waiting))
+      if !silent && !configuration.watch {
+        for source in waiting { actions.append(.skip(SkippedEnd(source: source, why: .cancelled))) }
+      }
+    }
+    if silent || configuration.watch || !configuration.named {
+      schedule = SourceSchedule()
+    }
+  }
+
+  // MARK: - The pump
+
+  private mutating func pump(_ time: SchedulerTime, _ actions: inout [SchedulerAction]) {
+    let now = time.clock
+    switch phase {
+    case .idle, .finished: return
+    case .stopping:
+      cancelUnstarted(time, &actions)
+      if inFlight.isEmpty && pending == nil && schedule.count == 0 {
+        finish(nil, &actions)
+      }
+      return
+    case .running: break
+    }
+    startReady(now: now, &actions)
+    claimMore(time, &actions)
+    if !configuration.watch && pending == nil && readyCount == 0 && inFlight.isEmpty {
+      let nothingLeft = configuration.named ? schedule.count == 0 : exhausted
+      if nothingLeft {
+        finish(nil, &actions)
+        return
+      }
+      if let trouble, time.elapsed - trouble.since >= configuration.storeGiveUp {
+        finish(trouble.error, &actions)
+        return
+      }
+    }
+    renew(elapsed: time.elapsed, &actions)
+    // A claim in flight is answered before anything else, and its answer arms the timer.
+    if pending == nil && !askingStore { arm(time, &actions) }
+  }
+
+  /// A pass that stops: every named source not yet started ends `cancelled`, a batch at a time
+  /// (the timer comes straight back for the next batch).
+  private mutating func cancelUnstarted(
+    _ time: SchedulerTime, _ actions: inout [SchedulerAction]
+  ) {
+    var written = 0
+    while written < configuration.claimBatch,
+      let (id, _) = schedule.popDue(now: .seconds(Int64.max / 4))
+    {
+      actions.append(.skip(SkippedEnd(source: names[id], why: .cancelled)))
+      written += 1
+    }
+    if schedule.count > 0 { wake(SchedulerWake(elapsed: time.elapsed), &actions) }
+  }
+
+  private mutating func startReady(now: Duration, _ actions: inout [SchedulerAction]) {
+    while inFlight.count < configuration.slots, !heldByConsumer, readyHead < ready.count {
+      let state = ready[readyHead]
+      readyHead += 1
+      // A hold that arrived while it waited (a Retry-After of this run) still defers it.
+      if let deferral = deferral(of: state, now: now) {
+        postpone(deferral, id: names.id(of: state.source), now: now, &actions)
+        continue
+      }
+      inFlight.insert(state.source)
+      let last = state.lastUnconditionalAt ?? .seconds(Int64.min / 4)
+      actions.append(
+        .start(
+          PlannedPull(state: state, unconditional: now - last >= configuration.unconditionalEvery)
+        ))
+    }
+    if readyHead == ready.count {
+      ready.removeAll(keepingCapacity: true)
+      readyHead = 0
+    }
+  }
+
+  private mutating func claimMore(_ time: SchedulerTime, _ actions: inout [SchedulerAction]) {
+    let now = time.clock
+    guard pending == nil else { return }
+    if let trouble, trouble.retryAt > time.elapsed { return }
+    let want = window - readyCount - inFlight.count
+    guard want > 0 else { return }
+    if configuration.named {
+      var asked: [(id: Int, due: Duration)] = []
+      let size = max(want, min(claimSize, configuration.claimBatch))
+      while asked.count < size, let (id, due) = schedule.popDue(now: now) {
+        // In flight (removed and listed again meanwhile): its end puts it back.
+        if inFlight.contains(names[id]) { continue }
+        asked.append((id, due))
+      }
+      guard !asked.isEmpty else { return }
+      pending = .named(asked, grantLimit: want)
+      actions.append(
+        .claim(asked.map { names[$0.id] }, dueOnly: configuration.onlyDue, grantLimit: want))
+      return
+    }
+    if exhausted {
+      guard configuration.watch, !askingStore else { return }
+      guard let at = storeCheckAt else {
+        askingStore = true
+        actions.append(.askNextClaimable)
+        return
+      }
+      guard at <= now else { return }
+      storeCheckAt = nil
+      exhausted = false
+    }
+    pending = .due(limit: want)
+    actions.append(.claimDue(limit: want))
+  }
+
+  private mutating func renew(elapsed now: Duration, _ actions: inout [SchedulerAction]) {
+    guard let period = configuration.leaseRenewal, leasesHeld > 0 else {
+      renewAt = nil
+      return
+    }
+    guard let at = renewAt else {
+      renewAt = now + period
+      return
+    }
+    if at <= now {
+      actions.append(.renewLeases)
+      renewAt = now + period
+    }
+  }
+
+  /// Arms the one timer for the earliest moment something is to be done, and tells an idle
+  /// watch's user when that is and why.
+  private mutating func arm(_ time: SchedulerTime, _ actions: inout [SchedulerAction]) {
+    let now = time.clock
+    // Two kinds of moment: due times on the schedule's clock, pauses on the elapsed time. For
+    // the user, a pause is told as the schedule's moment it ends at.
+    var due: (at: Duration, cause: WakeCause)?
+    var pause: (at: Duration, cause: WakeCause)?
+    func consider(_ at: Duration?, _ cause: WakeCause, elapsed: Bool) {
+      guard let at else { return }
+      if elapsed {
+        if pause == nil || at < pause!.at { pause = (at, cause) }
+      } else if due == nil || at < due!.at {
+        due = (at, cause)
+      }
+    }
+    // While the store is away, nothing is claimed before the retry: due times wait for it.
+    let waitingForStore = trouble.map { $0.retryAt > time.elapsed } ?? false
+    if let trouble, waitingForStore { consider(trouble.retryAt, .storeRetry, elapsed: true) }
+    if let renewAt { consider(renewAt, .leaseRenewal, elapsed: true) }
+    let roomToClaim =
+      readyCount + inFlight.count < window && !heldByConsumer && !waitingForStore
+    if roomToClaim && configuration.named, let (at, id) = schedule.earliest() {
+      consider(max(at, now), cause(of: id), elapsed: false)
+    }
+    if roomToClaim && !configuration.named && exhausted && configuration.watch {
+      consider(storeCheckAt, .storeCheck, elapsed: false)
+    }
+    wake(SchedulerWake(clock: due?.at, elapsed: pause?.at), &actions)
+    guard configuration.watch, inFlight.isEmpty, readyCount == 0 else { return }
+    var next = due
+    if let pause {
+      let at = now + (pause.at - time.elapsed)
+      if next == nil || at < next!.at { next = (at, pause.cause) }
+    }
+    let idle = SubscriptionNotice.idle(until: next?.at, cause: next?.cause ?? .nothing)
+    if idle != lastIdle {
+      lastIdle = idle
+      actions.append(.notice(idle))
+    }
+  }
+
+  private func cause(of id: Int) -> WakeCause {
+    let code = Int(marks[id] >> 1)
+    let reason = code > 0 ? CheckReason.allCases[code - 1] : nil
+    return .check(source: names[id], reason: reason)
+  }
+
+  private mutating func wake(_ moment: SchedulerWake, _ actions: inout [SchedulerAction]) {
+    let moment = moment.clock == nil && moment.elapsed == nil ? nil : moment
+    guard moment != armed else { return }
+    armed = moment
+    actions.append(.wake(moment))
+  }
+
+  private mutating func finish(_ error: StoreError?, _ actions: inout [SchedulerAction]) {
+    phase = .finished
+    wake(SchedulerWake(), &actions)
+    actions.append(.finish(error))
+  }
+
+  // MARK: - Marks
+
+  private func wasAnnounced(_ id: Int) -> Bool { marks[id] & 1 != 0 }
+
+  private mutating func announce(_ id: Int) { marks[id] |= 1 }
+
+  private mutating func remember(_ id: Int, reason: CheckReason?) {
+    let code = reason.flatMap { CheckReason.allCases.firstIndex(of: $0) }.map { UInt8($0 + 1) } ?? 0
+    marks[id] = (marks[id] & 1) | (code << 1)
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import Subscriptions
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The state file on disk: who may read it, where it is made, what a copy of it holds, how an
+/// older file is read, and that a command that must not create a state does not.
+@Suite struct SQLiteStateFileTests {
+  static func mode(_ path: String) -> mode_t {
+    var status = stat()
+    return stat(path, &status) == 0 ? status.st_mode & 0o777 : 0
+  }
+
+  static func directory() -> String {
+    FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-dir-\(UUID().uuidString)").path
+  }
+
+  @Test func aNewStateIsMode0600InDirectoriesMadeMode0700() throws {
+    let top = Self.directory()
+    defer { try? FileManager.default.removeItem(atPath: top) }
+    let path = top + "/share/feedpull/state.db"
+    let store = try SQLiteSubscriptionStore(path: path)
+    try store.register(["a"])
+    for directory in [top, top + "/share", top + "/share/feedpull"] {
+      #expect(Self.mode(directory) == 0o700, "\(directory)")
+    }
+    for file in [path, path + "-wal", path + "-shm"] {
+      #expect(FileManager.default.fileExists(atPath: file), "\(file)")
+      #expect(Self.mode(file) == 0o600, "\(file)")
+    }
+  }
+
+  @Test func anExistingFileKeepsItsMode() throws {
+    let path = TemporaryState.path()
+    _ = try SQLiteSubscriptionStore(path: path)
+    chmod(path, 0o640)
+    _ = try SQLiteSubscriptionStore(path: path)
+    #expect(Self.mode(path) == 0o640)
+  }
+
+  @Test func noStateIsCreatedWhenNoneMayBe() throws {
+    let top = Self.directory()
+    let path = top + "/state.db"
+    for readOnly in [false, true] {
+      var options = SQLiteSubscriptionStore.Options()
+      options.create = false
+      options.readOnly = readOnly
+      #expect {
+        _ = try SQLiteSubscriptionStore(path: path, options: options)
+      } throws: { error in
+        (error as? StoreError)?.kind == .noState
+      }
+    }
+    #expect(!FileManager.default.fileExists(atPath: top))
+    // An empty file is no state either, and stays empty.
+    let empty = TemporaryState.path()
+    _ = FileManager.default.createFile(atPath: empty, contents: Data())
+    var options = SQLiteSubscriptionStore.Options()
+    options.create = false
+    #expect {
+      _ = try SQLiteSubscriptionStore(path: empty, options: options)
+    } throws: { error in
+      (error as? StoreError)?.kind == .noState
+    }
+    #expect((try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int) == 0)
+  }
+
+  @Test func aCheckpointedFileAloneHoldsTheWholeState() throws {
+    let path = TemporaryState.path()
+    let store = try SQLiteSubscriptionStore(path: path)
+    for index in 0..<200 {
+      var state = SubscriptionState(source: "https://example.com/\(index)")
+      state.nextCheckAt = .seconds(1_796_130_000)
+      try store.record(
+        PullOutcome(
+          state: state, seenItems: [], sawWholeFeed: true, hostHold: nil,
+          now: .seconds(1_796_126_400)))
+    }
+    try store.checkpoint()
+    let copy = TemporaryState.path()
+    try FileManager.default.copyItem(atPath: path, toPath: copy)
+    var count = 0
+    try SQLiteSubscriptionStore(path: copy).forEachState { state in
+      #expect(state.nextCheckAt == .seconds(1_796_130_000))
+      count += 1
+    }
+    #expect(count == 200)
+  }
+
+  /// A file of schema version 1 (each state one JSON text).
+  static func versionOneFile() throws -> String {
+    let path = TemporaryState.path()
+    _ = FileManager.default.createFile(atPath: path, contents: Data())
+    let connection = try SQLiteConnection(path: path, busyMilliseconds: 1000)
+    try connection.execute(SQLiteSchema.migrations[0])
+    try connection.execute(
+      """
+      INSERT INTO sources(source, next_check_at, state) VALUES('a', 1796130000,
+        '{"source":"a","etag":"\\"v1\\"","lastModified":"Tue, 01 Dec 2026 10:00:00 GMT",
+          "bodyDigest":1311768467463790320,"lastCheckAt":1796126400,
+          "lastUnconditionalAt":1796126400,"nextCheckAt":1796130000,"nextCheckReason":"item_rate",
+          "errorsInRow":0,"gone":false,"redirectTarget":"https://example.com/b",
+          "redirectCount":1,"identityMode":"hash","pulls":12,
+          "newItemTimes":[1796000000,1796003600]}');
+      INSERT INTO sources(source, next_check_at, state) VALUES('b', 0, NULL);
+      PRAGMA user_version = 1;
+      """)
+    return path
+  }
+
+  static let versionOneState: SubscriptionState = {
+    var state = SubscriptionState(source: "a")
+    state.etag = "\"v1\""
+    state.lastModified = "Tue, 01 Dec 2026 10:00:00 GMT"
+    state.bodyDigest = 1_311_768_467_463_790_320
+    state.lastCheckAt = .seconds(1_796_126_400)
+    state.lastUnconditionalAt = .seconds(1_796_126_400)
+    state.nextCheckAt = .seconds(1_796_130_000)
+    state.nextCheckReason = .itemRate
+    state.redirectTarget = "https://example.com/b"
+    state.redirectCount = 1
+    state.identityMode = .hash
+    state.pulls = 12
+    state.newItemTimes = [.seconds(1_796_000_000), .seconds(1_796_003_600)]
+    return state
+  }()
+
+  @Test func aFileOfVersionOneIsMigratedToColumns() throws {
+    let path = try Self.versionOneFile()
+    let store = try SQLiteSubscriptionStore(path: path)
+    #expect(try store.state(of: "a") == Self.versionOneState)
+    #expect(try store.state(of: "b") == SubscriptionState(source: "b"))
+    #expect(try store.integrityCheck() == "ok")
+    let connection = try SQLiteConnection(path: path, busyMilliseconds: 1000)
+    #expect(try SQLiteSchema.version(connection) == SQLiteSchema.currentVersion)
+  }
+
+  @Test func readingOnlyReadsAnOlderFileThroughACopyAndLeavesItAsItWas() throws {
+    let path = try Self.versionOneFile()
+    var options = SQLiteSubscriptionStore.Options()
+    options.readOnly = true
+    options.create = false
+    let store = try SQLiteSubscriptionStore(path: path, options: options)
+    var states: [SubscriptionState] = []
+    try store.forEachState { states.append($0) }
+    #expect(states.map(\.source) == ["a", "b"])
+    #expect(states.first == Self.versionOneState)
+    let connection = try SQLiteConnection(path: path, readOnly: true, busyMilliseconds: 1000)
+    #expect(try SQLiteSchema.version(connection) == 1)
+    #expect { try store.register(["c"]) } throws: { _ in true }
+  }
+}
