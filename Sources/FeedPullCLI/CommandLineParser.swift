@@ -129,7 +129,9 @@ enum CommandLineParser {
     if !options.pull.allowedNetworks.isEmpty && !options.pull.deniesPrivateAddresses {
       throw UsageError(message: "--allow-net needs --deny-private (it allows what that refuses)")
     }
-    let stateIsTheList = options.subscription.onlyDue && options.statePath != nil
+    // `--due` and `watch` with no SOURCE and no `-i`: every source of the state, when due.
+    let stateIsTheList =
+      (options.subscription.onlyDue || options.command == .watch) && options.statePath != nil
     if !options.command.isState && !stateIsTheList && options.sources.isEmpty
       && options.inputFile == nil
     {

@@ -31,11 +31,11 @@ enum OptionTable {
       "--output", "-o", placeholder: "FILE",
       example: "/var/lib/feedpull/items.jsonl", for: pulling,
       help: "append the records to FILE (SIGHUP reopens it)",
-      meaning: "append the records to FILE, created when missing, instead of standard output;"
-        + " SIGHUP reopens it, so that a log rotation can move it away"
+      meaning: "append the records to FILE, created when missing, instead of standard output"
+        + " (`-`); SIGHUP reopens it, so that a log rotation can move it away"
     ) { options, path throws(UsageError) in
       guard !path.isEmpty else { throw UsageError(message: "--output needs a FILE, not \"\"") }
-      options.outputFile = path
+      options.outputFile = path == "-" ? nil : path
     },
     .text(
       "--records", placeholder: "LIST", default: "all", example: "item",

@@ -18,7 +18,7 @@ enum StatsRecord {
       ("bytes", "\(statistics.bytes)"), ("errors", "{" + errors.joined(separator: ",") + "}"),
     ]
     if let next = statistics.nextDue {
-      fields.append(("next_due", encoded(rfc3339(next.wholeSeconds))))
+      fields.append(("next_due", encoded(StateCommand.rfc3339(next))))
     }
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)
   }
@@ -47,13 +47,6 @@ enum StatsRecord {
   static func megabytes(_ bytes: Int64) -> String {
     let tenths = (Double(bytes) / 104_857.6).rounded()
     return "\(Int(tenths) / 10).\(Int(tenths) % 10) MB"
-  }
-
-  /// `2025-11-01T18:30:00Z`.
-  static func rfc3339(_ secondsSince1970: Int64) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(secondsSince1970)))
   }
 
   private static func encoded(_ text: String) -> String {

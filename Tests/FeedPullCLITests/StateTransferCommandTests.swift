@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `feedpull state export` → `state import` end to end: a fresh state gets the same `state list`
 /// (and the same export), and `--opml` is a well-formed list of every source.
 @Suite(.serialized) struct StateTransferCommandTests {
@@ -87,5 +91,21 @@ import Testing
     #expect(outlines.version == "2.0")
     #expect(
       Set(outlines.urls) == Set(sources.map { $0.replacingOccurrences(of: " ", with: "%20") }))
+  }
+
+  @Test func aWatchWithNoSourceWatchesTheSourcesOfTheState() throws {
+    let scratch = try CLIScratch()
+    defer { scratch.remove() }
+    let feed = try scratch.file("a.xml", CLIScratch.feed("A", items: ["1", "2"]))
+    let state = scratch.path("s.db")
+    let imported = try FeedpullProcess.run(
+      ["state", "import", "-", "--state", state], input: Data("\(feed)\n".utf8))
+    #expect(imported.status == 0)
+    let watch = try RunningFeedpull(["watch", "-f", "jsonl", "--state", state])
+    #expect(watch.waitForOutput("\"type\":\"end\"", timeout: 60))
+    watch.send(SIGTERM)
+    let result = watch.finish(deadline: 60)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.records.filter { $0["type"] as? String == "item" }.count == 2)
   }
 }

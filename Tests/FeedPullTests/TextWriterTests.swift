@@ -148,4 +148,25 @@ import Testing
     #expect(text.contains("Feed[2J title"))
     #expect(text.contains("Item 31mreversed"))
   }
+
+  @Test func htmlTitlesShowAsText() throws {
+    let text = try printed { writer in
+      var channel = FeedChannel(version: .rss20)
+      channel.title = "Dev &amp; Ops <i>Weekly</i>"
+      channel.titleType = "text/html"
+      writer.receive(.feed(FeedRecord(source: "h.xml", url: nil, channel: channel)))
+      var entry = FeedItem(index: 0)
+      entry.title = "<b>Bold</b> &lt;news&gt;<script>alert(1)</script>"
+      entry.titleType = "text/html"
+      writer.receive(.item(ItemRecord(source: "h.xml", item: entry)))
+      var plain = FeedItem(index: 1)
+      plain.title = "<b>kept</b> as typed"
+      writer.receive(.item(ItemRecord(source: "h.xml", item: plain)))
+      writer.receive(.end(EndRecord(source: "h.xml")))
+    }
+    let lines = text.split(separator: "\n")
+    #expect(lines.first == "Dev & Ops Weekly  (h.xml)")
+    #expect(lines[1].hasSuffix("Bold <news>"), "\(lines[1])")
+    #expect(lines[2].hasSuffix("<b>kept</b> as typed"))
+  }
 }

@@ -18,6 +18,9 @@ import Testing
     let store = MemorySubscriptionStore()
     var options = FeedPuller.Configuration.forLoopbackTests
     options.maxConcurrentTransfers = 1
+    // The stalled transfers must still be running when `stop` comes, however long a loaded
+    // host keeps this task from running: no transfer ends by its own timeout here.
+    options.timeout = .seconds(3_600)
     let puller = try FeedPuller(configuration: options)
     let now: Duration = .seconds(1_796_126_400)
     var configuration = SubscriptionRun.Configuration(sources: .named(sources))

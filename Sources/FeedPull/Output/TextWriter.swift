@@ -143,9 +143,10 @@ public final class TextWriter: PullRecordSink {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// A title as plain text for one line, whatever its type.
+  /// A title as plain text for one line, whatever its type and whatever `--html` made of it:
+  /// HTML rendered as text (`Dev &amp; Ops <i>Weekly</i>` shows as `Dev & Ops Weekly`).
   private func plainText(_ text: String, _ type: String?) -> String {
-    TextLayout.oneLine(text)
+    TextLayout.oneLine(TerminalText.plain(text, type: type))
   }
 
   /// `1:02:03` from an hour up, `2:03` below.
