@@ -17,26 +17,20 @@ enum OptionTable {
       for: pulling, help: "output format",
       meaning: "the output format: text for people, JSON Lines for programs"
     ) { $0.format = CommandLineOptions.Format(rawValue: $1) },
-    .text(
+    .path(
       "--input", "-i", placeholder: "FILE", example: "subscriptions.opml", for: pulling,
       help: "more sources: OPML, or one a line (- stdin)",
       meaning: "more sources from FILE (`-`: standard input): an OPML subscription list, or one"
         + " source a line, its first field (what follows white space, such as a `# comment` or"
         + " newsboat's tags, is ignored; lines starting with `#` are skipped)"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--input needs a FILE, not \"\"") }
-      options.inputFile = path
-    },
-    .text(
+    ) { options, path in options.inputFile = path },
+    .path(
       "--output", "-o", placeholder: "FILE",
       example: "/var/lib/feedpull/items.jsonl", for: pulling,
       help: "append the records to FILE (SIGHUP reopens it)",
       meaning: "append the records to FILE, created when missing, instead of standard output"
         + " (`-`); SIGHUP reopens it, so that a log rotation can move it away"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--output needs a FILE, not \"\"") }
-      options.outputFile = path == "-" ? nil : path
-    },
+    ) { options, path in options.outputFile = path == "-" ? nil : path },
     .text(
       "--records", placeholder: "LIST", default: "all", example: "item",
       for: pulling, help: "which of feed,item,end,stats to write",
@@ -116,25 +110,19 @@ enum OptionTable {
         + " with the type `text/plain` (`text`)"
     ) { $0.pull.html = HTMLMode(rawValue: $1) ?? .safe },
     // The network policy (docs/security.md): what a service pulling URLs it did not choose sets.
-    .text(
+    .path(
       "--cacert", placeholder: "FILE", example: "/etc/feedpull/ca.pem",
       for: pulling, help: "trust this PEM bundle's CAs, not the system's",
       meaning: "trust the certificate authorities of this PEM bundle instead of the system's"
         + " store; without `--cacert` and `--capath`, `CURL_CA_BUNDLE`, else `SSL_CERT_DIR`, else"
         + " `SSL_CERT_FILE` is read, as curl's command reads them"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--cacert needs a FILE, not \"\"") }
-      options.pull.trust.caFile = path
-    },
-    .text(
+    ) { options, path in options.pull.trust.caFile = path },
+    .path(
       "--capath", placeholder: "DIR", example: "/etc/feedpull/ca.d", for: pulling,
       help: "trust this hashed directory's CAs instead",
       meaning: "trust the certificate authorities of this directory (hashed, as `openssl rehash`"
         + " makes it) instead of the system's store"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--capath needs a DIR, not \"\"") }
-      options.pull.trust.caDirectory = path
-    },
+    ) { options, path in options.pull.trust.caDirectory = path },
     .flag(
       "--insecure", "-k", for: pulling, help: "verify no certificate (warns; never a service)",
       meaning: "do not verify certificates or host names: anyone on the path can read and change"
@@ -171,23 +159,17 @@ enum OptionTable {
       "--netrc", for: pulling, help: "credentials from ~/.netrc",
       meaning: "read credentials for hosts whose URL has none from `~/.netrc`, as curl does"
     ) { options in if options.pull.netrc == nil { options.pull.netrc = .home } },
-    .text(
+    .path(
       "--netrc-file", placeholder: "FILE", example: "/etc/feedpull/netrc", for: pulling,
       help: "credentials from FILE", meaning: "the same as `--netrc`, from FILE"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--netrc-file needs a FILE, not \"\"") }
-      options.pull.netrc = .file(path)
-    },
-    .text(
+    ) { options, path in options.pull.netrc = .file(path) },
+    .path(
       "--state", placeholder: "PATH", example: "~/.local/share/feedpull/state.db",
       for: everywhere, help: "state between runs: SQLite or postgresql://",
       meaning: "keep what feedpull learns about each source between runs (validators, the items"
         + " already written, the schedule) in a SQLite file at PATH, created when missing, or in"
         + " PostgreSQL for a `postgresql://` URI, shared by many workers"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--state needs a PATH, not \"\"") }
-      options.statePath = path
-    },
+    ) { options, path in options.statePath = path },
     .flag(
       "--due", for: pulling, help: "only sources whose next check has come",
       meaning: "with `--state`: pull only the sources whose next check has come; with no SOURCE"

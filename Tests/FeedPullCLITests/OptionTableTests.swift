@@ -102,6 +102,20 @@ import Testing
     }
   }
 
+  /// `--state ""` (a variable that was never set) is a slip, never the working directory.
+  @Test(
+    arguments: OptionTable.rows.filter { ["FILE", "DIR", "PATH"].contains($0.placeholder) }
+      .map(\.long))
+  func everyPathOptionRefusesAnEmptyPath(_ long: String) throws {
+    let row = try #require(OptionTable.row(named: long))
+    let complete = Self.completing(row)
+    let words = Array(complete.prefix { ["watch", "state", "export"].contains($0) })
+    let rest = Array(complete.dropFirst(words.count))
+    #expect(throws: UsageError(message: "\(long) needs a \(row.placeholder), not \"\"")) {
+      try CommandLineParser.parse(words + [long, ""] + rest)
+    }
+  }
+
   @Test func aBadValueExitsTwo() {
     #expect(FeedpullCommand.main(["--timeout", "2x", "feed.xml"]) == 2)
     #expect(FeedpullCommand.main(["--max-bytes", "1MB", "feed.xml"]) == 2)
