@@ -28,9 +28,21 @@ import Testing
     let collector = PullRecordCollector()
     let run = SubscriptionRun(
       store: store, puller: puller, configuration: configuration, into: collector)
+    // `stop` comes from a thread of its own the moment the first request arrives: a task on
+    // the cooperative pool (two threads here) can wait minutes for a thread while the suite's
+    // long synchronous tests hold both, and by then the stalled transfers have ended by the
+    // 30 s low-speed limit and the queued ones been requested.
+    let firstRequest = TSanVisibleMutex<Bool?>(nil)
+    let stopped = EventLatch()
+    Thread.detachNewThread {
+      let arrived = server.requestsReceived.wait(for: 1, timeout: 30)
+      firstRequest.withLock { $0 = arrived }
+      run.stop()
+      stopped.signal()
+    }
     run.start()
-    #expect(await server.requestsReceived.waitAsync(for: 1, timeout: 30))
-    run.stop()
+    #expect(await stopped.waitAsync(timeout: 60))
+    #expect(firstRequest.withLock { $0 } == true)
     let summary = await run.finished()
     await puller.shutdown()
     let ends = collector.records.compactMap { record -> EndRecord? in
