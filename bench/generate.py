@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Deterministic feed generator for feedpull's benchmarks (python3, stdlib only).
 
-    generate.py --format rss20|atom10|rss10|podcast|json11 --size BYTES [--seed N]  > feed.xml
+    generate.py --format rss20|atom10|rss10|podcast|json11|rss20-short|atom10-short
+                --size BYTES [--seed N]  > feed.xml
     generate.py --corpus DIR --count N --size BYTES [--seed N] [--gzip]
 
 The first form streams one feed of about BYTES bytes to standard output: items are written as
@@ -22,6 +23,10 @@ CDATA section with HTML named entities, images and links (a quarter of them rela
 some with a style or an embed's script: what a sanitizer changes); English and Japanese text mixed, so
 about a third of the text bytes are multi-byte UTF-8. Every document is well-formed XML:
 HTML-only entities such as &nbsp; appear only inside CDATA or escaped as &amp;nbsp;.
+
+The `-short` formats are the same RSS 2.0 and Atom 1.0 with items of about 1.7 KB, as most news
+and blog feeds write them: a one- or two-sentence description, a short HTML body with a few
+links, English and Japanese. Their cost is the cost of an item more than of its bytes.
 """
 
 import argparse
@@ -145,6 +150,23 @@ class TextSource:
                          '</script>' % extra.randint(1, 99999))
         return "\n".join(parts)
 
+    def short_html_body(self, item_link):
+        """A news item's body: a paragraph or two and a few links (raw, for a CDATA section)."""
+        parts = []
+        for n in range(self.rng.randint(2, 3)):
+            links = " ".join('<a href="https://example.com/tags/%d">%s</a>'
+                             % (self.rng.randint(1, 999), self.english(1))
+                             for _ in range(self.rng.randint(1, 3)))
+            sentences = " ".join(self.sentence() for _ in range(self.rng.randint(2, 3)))
+            parts.append("<p>%s %s%s</p>" % (sentences, links,
+                                             self.rng.choice(HTML_ENTITIES_IN_CDATA)))
+        parts.append('<p><a href="%s#more">%s</a></p>' % (item_link, self.rng.choice(JAPANESE_PHRASES)))
+        return "\n".join(parts)
+
+    def short_html_summary(self):
+        """One sentence of escaped HTML, as a news feed's description."""
+        return xml_escape("<p>%s&#8230;</p>" % self.sentence()).replace("&amp;#8230;", "&#8230;")
+
     def html_summary(self):
         """A short HTML summary, escaped into the element (with &#NNNN; and &amp;nbsp;)."""
         html = "<p>%s&#8230; <em>%s</em>&nbsp;&amp;</p>" % (self.paragraph(), self.english(2))
@@ -154,10 +176,14 @@ class TextSource:
 class Body:
     """One pooled item body: everything except the per-item index, link, id and date."""
 
-    def __init__(self, text, rng):
+    def __init__(self, text, rng, short=False):
         self.title = text.title()
-        self.html = text.html_body("https://example.com/posts/N")
-        self.summary = text.html_summary()
+        if short:
+            self.html = text.short_html_body("https://example.com/posts/N")
+            self.summary = text.short_html_summary()
+        else:
+            self.html = text.html_body("https://example.com/posts/N")
+            self.summary = text.html_summary()
         self.author = rng.choice(AUTHORS)
         self.categories = rng.sample(CATEGORIES, rng.randint(2, 3))
         self.enclosure = rng.random() < 0.2
@@ -379,7 +405,7 @@ class JSONFeed11:
 
 
 FORMATS = {"rss20": RSS20, "atom10": Atom10, "rss10": RSS10, "podcast": Podcast,
-           "json11": JSONFeed11}
+           "json11": JSONFeed11, "rss20-short": RSS20, "atom10-short": Atom10}
 
 
 def generate(fmt, size, seed, write):
@@ -391,7 +417,7 @@ def generate(fmt, size, seed, write):
     rng = random.Random("%s-%d" % ("rss20" if fmt == "json11" else fmt, seed))
     text = TextSource(rng)
     shape = FORMATS[fmt]()
-    pool = [Body(text, rng) for _ in range(POOL_SIZE)]
+    pool = [Body(text, rng, short=fmt.endswith("-short")) for _ in range(POOL_SIZE)]
     # Each seed is its own site, so that feeds of a corpus do not share item ids and links
     # (a reader such as newsboat keeps one copy of an item per guid across all its feeds).
     site = "blog%d.example.com" % seed

@@ -21,18 +21,18 @@ import Testing
     #expect(outcome.items.count == 2)
     let first = outcome.items[0]
     #expect(first.title == "Big")
-    #expect(first.extensionsTruncated)
-    let blob = first.extensions.namespaces.first?.elements.first
+    #expect(first.extensionsTruncated == true)
+    let blob = first.extensions?.namespaces.first?.elements.first
     #expect(blob?.name == "blob")
     let value = blob?.values.first?.value ?? ""
     #expect(value.utf8.count <= ExtensionCapture.recordBound)
     #expect(value.utf8.count > ExtensionCapture.recordBound - 64)
     // Cut on a character boundary: no replacement character at the end.
     #expect(!value.hasSuffix("\u{FFFD}"))
-    #expect(first.extensions.namespaces.first?.elements.count == 1, "x:after is past the bound")
+    #expect(first.extensions?.namespaces.first?.elements.count == 1, "x:after is past the bound")
     let second = outcome.items[1]
-    #expect(!second.extensionsTruncated)
-    #expect(second.extensions.namespaces.first?.elements.first?.values.first?.value == "kept")
+    #expect(second.extensionsTruncated == nil)
+    #expect(second.extensions?.namespaces.first?.elements.first?.values.first?.value == "kept")
   }
 
   @Test(
@@ -73,39 +73,43 @@ import Testing
     }
     for input in inputs {
       let expected = Double(input)
-      if let fast = MediaFields.plainDecimal(input) {
+      if let fast = MediaReader.plainDecimal(input) {
         #expect(fast.bitPattern == expected?.bitPattern, "\(input)")
       }
-      #expect(MediaFields.number(input)?.bitPattern == expected?.bitPattern, "\(input)")
+      #expect(MediaReader.number(input)?.bitPattern == expected?.bitPattern, "\(input)")
     }
-    #expect(MediaFields.plainDecimal("1.5") == 1.5)
-    #expect(MediaFields.plainDecimal("1e5") == nil)
+    #expect(MediaReader.plainDecimal("1.5") == 1.5)
+    #expect(MediaReader.plainDecimal("1e5") == nil)
   }
 
-  /// iTunes numbers and flags read from bytes (`NamespacedNumbers.swift`) set exactly what the
-  /// `String` path sets for the same text, and leave it every text they do not read.
-  @Test func iTunesValuesFromBytesMatchTheTextPath() {
+  /// iTunes numbers and flags, read from the element's bytes (and through a `String` only
+  /// for text the byte readers leave, such as `+5`), are what Swift's readers of the trimmed
+  /// text make of them: `Int(_:)` for the integers, the documented words for the flags.
+  @Test func iTunesNumbersAndFlagsReadAsTheirTextSays() {
     let texts = [
       "1:02:03", "62:03", "3723", "1:2:3", "3723.5", "1:02:03:04", "garbage", "12a", "-5", "+5",
       "007", "0", "yes", "No", "TRUE", "false", "clean", "Explicit", "maybe", "y",
-      "123456789012345678", "1234567890123456789", "٣",
+      "123456789012345678", "1234567890123456789", "٣", " 42 ",
     ]
-    let elements: [ITunesElement] = [
-      .duration, .episode, .season, .order, .explicit, .block, .complete, .closedCaptioned,
-    ]
-    for element in elements {
-      for text in texts {
-        var byText = FeedChannel(version: .rss)
-        var scope = NamespaceScope(isItem: false)
-        ITunesFields.text(element, text, &byText, &scope)
-        let value = Array(text.utf8).withUnsafeBufferPointer {
-          ITunesFields.value(element, bytes: $0)
-        }
-        guard let value else { continue }
-        var byBytes = ITunesInfo()
-        value.assign(to: &byBytes)
-        #expect(byText.itunes == byBytes, "\(element) \(text)")
+    for text in texts {
+      let trimmed = text.trimmingSpaces()
+      for (name, field) in [
+        ("episode", \ITunesFields.episode), ("season", \.season), ("order", \.order),
+      ] as [(String, KeyPath<ITunesFields, Field<Int>>)] {
+        let itunes = itunesItem("<itunes:\(name)>\(text)</itunes:\(name)>")?.itunes
+        #expect(itunes?[dynamicMember: field] == Int(trimmed), "\(name) \(text)")
       }
+      let flags = itunesItem(
+        "<itunes:explicit>\(text)</itunes:explicit><itunes:block>\(text)</itunes:block>")?.itunes
+      let word = trimmed.lowercased()
+      let yesNo: Bool? = word == "yes" ? true : word == "no" ? false : nil
+      let explicit =
+        yesNo
+        ?? (["true", "explicit"].contains(word)
+          ? true
+          : ["false", "clean"].contains(word) ? false : nil)
+      #expect(flags?.block == yesNo, "block \(text)")
+      #expect(flags?.explicit == explicit, "explicit \(text)")
     }
     let integers = ["0", "-0", "42", "-42", "007", "+1", "", "-", "1.0", "999999999999999999"]
     for text in integers {
@@ -180,7 +184,7 @@ import Testing
       <category domain="d">技術</category>
       <itunes:keywords>\(composed),\(decomposed),\(composed),日記,日記</itunes:keywords>
       """)
-    let terms = item?.tags.filter { $0.scheme == "d" }.map(\.term.unicodeScalars.count)
+    let terms = item?.tags.filter { $0.scheme == "d" }.map { $0.term?.unicodeScalars.count }
     #expect(terms == [4, 5, 2], "café, cafe + accent, 技術: each once")
     #expect(item?.itunes?.keywords.map(\.unicodeScalars.count) == [4, 5, 2])
     let many =
@@ -188,7 +192,7 @@ import Testing
       .joined() + "<category domain=\"d\">t0\(decomposed)</category>"
     let long = itunesItem(many)
     #expect(long?.tags.count == 21, "twenty terms once each, and the decomposed one")
-    #expect(long?.tags.last?.term.unicodeScalars.count == 7, "t0, cafe, the accent")
+    #expect(long?.tags.last?.term?.unicodeScalars.count == 7, "t0, cafe, the accent")
   }
 
   private func itunesItem(_ elements: String) -> FeedItem? {

@@ -11,7 +11,7 @@ enum CommonDateShapes {
     text.utf8.withContiguousStorageIfAvailable { seconds(in: $0) } ?? nil
   }
 
-  private static func seconds(in bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+  static func seconds(in bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
     let trimmed = bytes.xmlSpaceTrimmedRange
     let (start, end) = (trimmed.lowerBound, trimmed.upperBound)
     // A long fraction of a second could otherwise pass text the general path refuses.

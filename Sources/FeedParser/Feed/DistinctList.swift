@@ -1,147 +1,150 @@
 /// Adding to a list that keeps each value once, in document order (tags, keywords, hubs). A
-/// scan of the list while it is short; past `scanLimit` entries, a hash set of its values,
+/// scan of the list while it is short; past `scanLimit` entries, a table of the values' hashes,
 /// built once and kept beside the list by the record's `NamespaceScope`. A scan for every
 /// addition made a hostile item's 20,000 categories take 8.5 s to parse, each one compared with
 /// all before it.
 ///
 /// Values are told apart as feedparser tells them apart, by their exact text (Python compares
-/// strings code point by code point), not by Swift's `==` on strings, which takes canonically
-/// equivalent text for equal: that ran Unicode normalisation for each comparison with a term
-/// that is not ASCII (a podcast's Japanese categories and keywords, about 400 instructions a
-/// comparison), and merged tags that feedparser keeps apart.
+/// strings code point by code point), byte for byte where they lie in the record: Swift's `==`
+/// on strings takes canonically equivalent text for equal, which ran Unicode normalisation for
+/// each comparison with a term that is not ASCII and merged tags that feedparser keeps apart.
 enum DistinctList {
-  /// Longer lists are looked up in their set: a scan of a few dozen short strings costs less
+  /// Longer lists are looked up in their table: a scan of a few dozen short texts costs less
   /// than hashing one.
   static let scanLimit = 32
 
-  /// Appends `value` to `list` unless the list holds one with the same text. `index` is nil
-  /// while the list is short, and then its values; every addition to `list` goes through
-  /// here, so that the two stay equal.
-  @inline(__always)
-  static func append<Value: ExactValue>(
-    _ value: Value, to list: inout [Value], index: inout Set<ExactKey<Value>>?
-  ) {
+  /// Appends `text` to the list of texts at `listSlot` unless it holds the same text; false
+  /// when it did. Every addition to the list goes through here while `index` is kept, so that
+  /// the two stay equal.
+  @discardableResult
+  static func appendText(
+    _ text: UnsafeBufferPointer<UInt8>, toListAt listSlot: Int, in storage: RecordStorage,
+    index: inout DistinctIndex?
+  ) -> Bool {
     if index == nil {
-      if list.count < scanLimit {
-        if !holds(list[...], value) { list.append(value) }
-        return
-      }
-      index = Set(list.map { ExactKey($0) })
-    }
-    if index!.insert(ExactKey(value)).inserted { list.append(value) }
-  }
-
-  /// Appends each of `values` that `list` does not hold yet. A short first list without a
-  /// repeat is taken as it came (one array: appended a value at a time, three values were three
-  /// allocations).
-  @inline(__always)
-  static func append<Value: ExactValue>(
-    contentsOf values: [Value], to list: inout [Value], index: inout Set<ExactKey<Value>>?
-  ) {
-    if list.isEmpty && values.count <= scanLimit
-      && !values.indices.contains(where: { holds(values[..<$0], values[$0]) })
-    {
-      list = values
-      return
-    }
-    for value in values { append(value, to: &list, index: &index) }
-  }
-
-  /// Whether `list` holds a value with the same text as `value`. Through the list's buffer,
-  /// each entry compared where it lies: a `contains(where:)` closure was handed a copy of
-  /// each entry (a retain and a release of each of its strings).
-  @inline(__always)
-  private static func holds<Value: ExactValue>(_ list: ArraySlice<Value>, _ value: Value) -> Bool {
-    list.withUnsafeBufferPointer { entries in
-      guard let first = entries.baseAddress else { return false }
-      for offset in 0..<entries.count where Value.isExactly(first + offset, value) {
+      if storage.listCount(at: listSlot) < scanLimit {
+        var held = false
+        storage.forEachValue(ofListAt: listSlot) { value in
+          held = storage.holds(text, at: value)
+          return !held
+        }
+        if held { return false }
+        storage.setText(text, at: storage.appendEntry(toListAt: listSlot))
         return true
       }
-      return false
+      index = DistinctIndex.ofTexts(listAt: listSlot, in: storage)
     }
-  }
-}
-
-/// A value a distinct list compares by its exact text (see `DistinctList`).
-protocol ExactValue {
-  /// Whether the value at `stored` has the same text as `value`, reading `stored` in place.
-  static func isExactly(_ stored: UnsafePointer<Self>, _ value: Self) -> Bool
-  /// Hashes the text, for the set of a long list.
-  func hashExactly(into hasher: inout Hasher)
-}
-
-/// A value in a distinct list's set, hashed and compared by its exact text.
-struct ExactKey<Value: ExactValue>: Hashable {
-  let value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  static func == (lhs: ExactKey, rhs: ExactKey) -> Bool {
-    withUnsafePointer(to: lhs.value) { Value.isExactly($0, rhs.value) }
+    let hash = DistinctIndex.hash(text, nil, nil)
+    if index!.values(hash).contains(where: { storage.holds(text, at: $0) }) { return false }
+    let value = storage.appendEntry(toListAt: listSlot)
+    storage.setText(text, at: value)
+    index!.insert(value, hash: hash)
+    return true
   }
 
-  func hash(into hasher: inout Hasher) { value.hashExactly(into: &hasher) }
-}
-
-extension String: ExactValue {
-  static func isExactly(_ stored: UnsafePointer<String>, _ value: String) -> Bool {
-    // Lengths first: they differ for most pairs, and reading one copies nothing.
-    guard stored.pointee.utf8.count == value.utf8.count else { return false }
-    return sameBytes(stored.pointee, value)
-  }
-
-  func hashExactly(into hasher: inout Hasher) {
-    let hashed: Void? = utf8.withContiguousStorageIfAvailable {
-      hasher.combine(bytes: UnsafeRawBufferPointer($0))
+  /// Appends the tag (`term`, `scheme`, `label`) to the list of tags at `listSlot` unless it
+  /// holds one with the same three texts.
+  static func appendTag(
+    term: UnsafeBufferPointer<UInt8>, scheme: UnsafeBufferPointer<UInt8>?,
+    label: UnsafeBufferPointer<UInt8>?, toListAt listSlot: Int, in storage: RecordStorage,
+    index: inout DistinctIndex?
+  ) {
+    func same(_ tag: Int) -> Bool {
+      let block = Block<TagFields>(tag)
+      return storage.holds(term, at: block.slot(\.term))
+        && holds(scheme, at: block.slot(\.scheme), in: storage)
+        && holds(label, at: block.slot(\.label), in: storage)
     }
-    if hashed == nil { for byte in utf8 { hasher.combine(byte) } }
-    hasher.combine(utf8.count)
+    if index == nil {
+      if storage.listCount(at: listSlot) < scanLimit {
+        var held = false
+        storage.forEachValue(ofListAt: listSlot) { value in
+          if let tag = storage.existingObject(at: value) { held = same(tag) }
+          return !held
+        }
+        if held { return }
+        _ = appendNewTag(term, scheme, label, listSlot, storage)
+        return
+      }
+      index = DistinctIndex.ofTags(listAt: listSlot, in: storage)
+    }
+    let hash = DistinctIndex.hash(term, scheme, label)
+    if index!.values(hash).contains(where: same) { return }
+    index!.insert(appendNewTag(term, scheme, label, listSlot, storage), hash: hash)
   }
 
-  /// The same UTF-8 bytes (`a` and `b` of one length).
-  fileprivate static func sameBytes(_ a: String, _ b: String) -> Bool {
-    let same: Bool?? = a.utf8.withContiguousStorageIfAvailable { mine in
-      b.utf8.withContiguousStorageIfAvailable { theirs in
-        mine.elementsEqual(theirs)
+  private static func appendNewTag(
+    _ term: UnsafeBufferPointer<UInt8>, _ scheme: UnsafeBufferPointer<UInt8>?,
+    _ label: UnsafeBufferPointer<UInt8>?, _ listSlot: Int, _ storage: RecordStorage
+  ) -> Int {
+    let tag = Block<TagFields>(
+      storage.appendObject(toListAt: listSlot, count: TagFields.fieldCount))
+    storage.setText(tag, \.term, term)
+    if let scheme { storage.setText(tag, \.scheme, scheme) }
+    if let label { storage.setText(tag, \.label, label) }
+    return tag.index
+  }
+
+  /// Whether the slot holds `text`, or is empty for nil.
+  private static func holds(
+    _ text: UnsafeBufferPointer<UInt8>?, at slot: Int, in storage: RecordStorage
+  ) -> Bool {
+    guard let text else { return storage[slot].kind == .empty }
+    return storage.holds(text, at: slot)
+  }
+}
+
+/// The hashes of a long distinct list's values, each with the slots (of a text) or blocks (of
+/// a tag) that hash so; a look-up compares those with the new value byte for byte.
+struct DistinctIndex {
+  private var slots: [Int: [Int]] = [:]
+
+  func values(_ hash: Int) -> [Int] { slots[hash] ?? [] }
+
+  mutating func insert(_ value: Int, hash: Int) { slots[hash, default: []].append(value) }
+
+  /// A text, or a tag's three parts, hashed exactly (a missing part apart from an empty one).
+  static func hash(
+    _ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>?,
+    _ third: UnsafeBufferPointer<UInt8>?
+  ) -> Int {
+    var hasher = Hasher()
+    func combine(_ part: UnsafeBufferPointer<UInt8>?) {
+      hasher.combine(part != nil)
+      if let part {
+        hasher.combine(bytes: UnsafeRawBufferPointer(part))
+        hasher.combine(part.count)
       }
     }
-    return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8)
-  }
-}
-
-extension FeedTag: ExactValue {
-  /// The scheme first: an item's tags mostly differ there (plain categories and iTunes
-  /// keywords) or share one string; then the lengths, then the bytes.
-  static func isExactly(_ stored: UnsafePointer<FeedTag>, _ value: FeedTag) -> Bool {
-    guard sameLength(stored.pointee.scheme, value.scheme),
-      sameLength(stored.pointee.label, value.label),
-      stored.pointee.term.utf8.count == value.term.utf8.count
-    else { return false }
-    return sameText(stored.pointee.scheme, value.scheme)
-      && sameText(stored.pointee.label, value.label)
-      && String.sameBytes(stored.pointee.term, value.term)
+    combine(first)
+    combine(second)
+    combine(third)
+    return hasher.finalize()
   }
 
-  func hashExactly(into hasher: inout Hasher) {
-    term.hashExactly(into: &hasher)
-    hasher.combine(scheme != nil)
-    scheme?.hashExactly(into: &hasher)
-    hasher.combine(label != nil)
-    label?.hashExactly(into: &hasher)
-  }
-
-  @inline(__always)
-  private static func sameLength(_ a: String?, _ b: String?) -> Bool {
-    switch (a, b) {
-    case (nil, nil): return true
-    case (let a?, let b?): return a.utf8.count == b.utf8.count
-    default: return false
+  /// The index of the list of texts at `listSlot`.
+  static func ofTexts(listAt listSlot: Int, in storage: RecordStorage) -> DistinctIndex {
+    var index = DistinctIndex()
+    storage.forEachValue(ofListAt: listSlot) { value in
+      if let text = storage.text(at: value) { index.insert(value, hash: hash(text, nil, nil)) }
+      return true
     }
+    return index
   }
 
-  @inline(__always)
-  private static func sameText(_ a: String?, _ b: String?) -> Bool {
-    guard let a, let b else { return a == nil && b == nil }
-    return String.sameBytes(a, b)
+  /// The index of the list of tags at `listSlot`.
+  static func ofTags(listAt listSlot: Int, in storage: RecordStorage) -> DistinctIndex {
+    var index = DistinctIndex()
+    storage.forEachValue(ofListAt: listSlot) { value in
+      guard let tag = storage.existingObject(at: value) else { return true }
+      let block = Block<TagFields>(tag)
+      let term = storage.text(at: block.slot(\.term)) ?? UnsafeBufferPointer(start: nil, count: 0)
+      index.insert(
+        tag,
+        hash: hash(
+          term, storage.text(at: block.slot(\.scheme)), storage.text(at: block.slot(\.label))))
+      return true
+    }
+    return index
   }
 }

@@ -62,15 +62,25 @@ final class FeedDocumentBuilder {
 
   // What is being built.
   @exclusivity(unchecked) var channel = FeedChannel(version: .rss)
+  /// The builder's own rows of the channel, after the channel's block in its storage.
+  let channelDraft = Block<DraftFields>(ChannelFields.fieldCount)
   @exclusivity(unchecked) var channelSent = false
-  var channelITunesAuthor: FeedPerson?
   @exclusivity(unchecked) var item: ItemDraft?
+  /// The storage of the record being read: the open item's, else the channel's; set when an
+  /// item opens and closes and when the channel's storage is replaced.
+  @exclusivity(unchecked) var openStorage: RecordStorage
+  /// The last item's storage, for the next item: set when nobody kept the last item (the
+  /// output wrote it and let it go), so that an item costs no allocation.
+  @exclusivity(unchecked) var spareItemStorage: RecordStorage?
   @exclusivity(unchecked) var person: PersonDraft?
+  /// The `domain` of the RSS `category` whose text is being read (text elements do not nest).
+  @exclusivity(unchecked) var categoryDomain: String?
+  /// The text directly inside the person being read (`<author>Name</author>`).
+  @exclusivity(unchecked) var personText: [UInt8] = []
   /// What the namespace readers remember about the record being read: the channel's, or the
   /// current item's (two places rather than a swap, which copied the scope twice an item).
   @exclusivity(unchecked) var channelScope = NamespaceScope(isItem: false)
   @exclusivity(unchecked) var itemScope = NamespaceScope(isItem: true)
-  private let itemExtrasBuffer = ItemExtrasBuffer()
   var scope: NamespaceScope {
     _read {
       if item == nil { yield channelScope } else { yield itemScope }
@@ -94,6 +104,8 @@ final class FeedDocumentBuilder {
     self.limits = limits
     self.html = HTMLFieldTreatment(html)
     self.emit = emit
+    openStorage = channel.storage
+    _ = channel.storage.appendSlots(DraftFields.fieldCount)
   }
 
   /// Set by `LibXMLPushParser` while its context lives; nil once it has freed it.
@@ -225,9 +237,7 @@ final class FeedDocumentBuilder {
       return endElement()
     }
     let field = capture.take()!
-    if !finishNamespacedValue(field.route, bytes: text) {
-      finishNamespaced(field, text: String(decoding: text, as: UTF8.self))
-    }
+    finishNamespaced(field, text: text)
     if let last = baseStack.last, last.depth == depth { baseStack.removeLast() }
     depth -= 1
   }
@@ -243,7 +253,7 @@ final class FeedDocumentBuilder {
       extensionCapture!.characters(bytes)
     } else if person != nil {
       // Also the text of markup inside a person element (`<author><p>Name</p></author>`).
-      person!.text.append(contentsOf: bytes)
+      personText.append(contentsOf: bytes)
     }
   }
 
@@ -275,8 +285,9 @@ final class FeedDocumentBuilder {
       // standing for the feed.
       channel.version = .atom10
       isEntryDocument = true
-      item = ItemDraft(index: 0, depth: depth, extrasBuffer: itemExtrasBuffer)
-      itemScope = NamespaceScope(isItem: true)
+      item = ItemDraft(index: 0, storage: takeItemStorage(), depth: depth)
+      openStorage = item!.storage
+      itemScope.reset()
     default:
       rootState = .notAFeed
       stop(.notAFeed, "the root element is not RSS, RDF or Atom")
@@ -284,7 +295,7 @@ final class FeedDocumentBuilder {
     }
     rootState = .feed
     if let language = attributes.value("lang", inXMLNamespace: true), !language.isEmpty {
-      channel.language = language
+      openStorage.setText(.root, \ChannelFields.language, language)
     }
   }
 
@@ -314,13 +325,22 @@ final class FeedDocumentBuilder {
       ignoredDepth = depth
     case .item:
       if item == nil {
-        item = ItemDraft(index: itemCount, depth: depth, extrasBuffer: itemExtrasBuffer)
-        if let about = attributes.value("about"), !about.isEmpty { item!.item.id = about }
-        itemScope = NamespaceScope(isItem: true)
+        item = ItemDraft(index: itemCount, storage: takeItemStorage(), depth: depth)
+        openStorage = item!.storage
+        if let about = attributes.value("about"), !about.isEmpty {
+          openStorage.setText(.root, \ItemFields.id, about)
+        }
+        itemScope.reset()
       }
     case .author, .contributor:
       if person == nil {
-        person = PersonDraft(depth: depth, isContributor: element == .contributor)
+        let slot = openDraft.slot(\.person)
+        openStorage.clear(at: slot)
+        person = PersonDraft(
+          depth: depth, isContributor: element == .contributor, storage: openStorage,
+          isItem: item != nil,
+          person: Block(openStorage.object(at: slot, count: PersonFields.fieldCount)))
+        personText.clearKeepingCapacity()
       } else {
         ignoredDepth = depth
       }
@@ -328,11 +348,10 @@ final class FeedDocumentBuilder {
       startOrigin(attributes)
     case .inReplyTo:
       if item != nil {
-        item!.extras.inReplyTo.append(
-          FeedReplyReference(
-            ref: attributes.value("ref").flatMap(Self.nonEmpty),
-            href: attributes.value("href").flatMap(Self.nonEmpty).map(resolve),
-            type: attributes.value("type").flatMap(Self.nonEmpty)))
+        let reply = openStorage.append(Block<ItemFields>.root, \.inReplyTo)
+        attributes.store("ref", in: openStorage, reply, \.ref)
+        attributes.storeURL("href", in: openStorage, reply, \.href, base: currentBase)
+        attributes.store("type", in: openStorage, reply, \.type)
       }
       ignoredDepth = depth
     case .textInput:
@@ -340,18 +359,18 @@ final class FeedDocumentBuilder {
     case .image:
       if item == nil { imageDepth = depth } else { ignoredDepth = depth }
     case .enclosure:
-      addEnclosure(
-        url: attributes.value("url"), type: attributes.value("type"),
-        length: attributes.value("length"))
+      addEnclosure(attributes, lengthAttribute: "length")
     case .link where attributes.value("href") != nil || isAtom:
       addLink(attributes)
       ignoredDepth = depth
     case .category:
-      if let term = attributes.value("term") {
-        addCategory(term, scheme: attributes.value("scheme"), label: attributes.value("label"))
+      if var term = attributes.value("term") {
+        let scheme = attributes.value("scheme")
+        let label = attributes.value("label")
+        term.withUTF8 { addCategory($0, scheme: scheme, label: label) }
         ignoredDepth = depth
       } else {
-        scope.pendingAttributes = (attributes.value("domain"), nil)
+        categoryDomain = attributes.value("domain")
         beginCapture(element, attributes: attributes)
       }
     default:
@@ -379,20 +398,19 @@ final class FeedDocumentBuilder {
         textBuffer = []
       }
     }
-    guard case .core = capture.route else {
-      let read = buffer.withUnsafeBufferPointer {
-        finishNamespacedValue(capture.route, bytes: $0)
+    buffer.withUnsafeBufferPointer { text in
+      guard case .core = capture.route else { return finishNamespaced(capture, text: text) }
+      if capture.isBase64,
+        var decoded = Base64Text.decode(String(decoding: text, as: UTF8.self))
+      {
+        return decoded.withUTF8 { assign(capture, text: $0) }
       }
-      if !read { finishNamespaced(capture, text: String(decoding: buffer, as: UTF8.self)) }
-      return
+      if item != nil && capture.element.isItemBody {
+        assignItemBody(capture, text: text)
+      } else {
+        assign(capture, text: text)
+      }
     }
-    if item != nil && capture.element.isItemBody && !capture.isBase64 {
-      assignItemBody(capture, utf8: buffer)
-      return
-    }
-    var text = String(decoding: buffer, as: UTF8.self)
-    if capture.isBase64, let decoded = Base64Text.decode(text) { text = decoded }
-    assign(capture, text: text)
   }
 
   // MARK: Helpers
@@ -404,6 +422,30 @@ final class FeedDocumentBuilder {
   }
 
   var isInImage: Bool { imageDepth != nil }
+
+  /// The record namespaced readers write into: the item being read, else the channel.
+  var namespacedRecord: NamespacedRecord {
+    NamespacedRecord(storage: openStorage, isItem: item != nil)
+  }
+
+  /// The builder's own rows of the record being read (`DraftFields`).
+  var openDraft: Block<DraftFields> {
+    item != nil ? Block(ItemFields.fieldCount) : channelDraft
+  }
+
+  /// A storage for the next item: the last one's, when nobody kept it, else a new one; with
+  /// the builder's draft rows after the item's own.
+  private func takeItemStorage() -> RecordStorage {
+    let storage: RecordStorage
+    if let spare = spareItemStorage.take() {
+      spare.reset()
+      storage = spare
+    } else {
+      storage = RecordStorage(rootCount: ItemFields.fieldCount, bytes: 4096, slots: 256)
+    }
+    _ = storage.appendSlots(DraftFields.fieldCount)
+    return storage
+  }
 
   func noteRDFChild(uri: String?) {
     guard rdfVersionPending, let uri else { return }

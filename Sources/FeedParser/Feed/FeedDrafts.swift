@@ -1,107 +1,44 @@
-/// The item being read, with what decides its fields at its end.
+/// The item being read: where its values go (a storage the builder reuses item after item,
+/// while nobody else holds the last item) and what decides its fields at its end.
 struct ItemDraft {
-  var item: FeedItem
-  /// The fields of the extension section while the item is read, in a buffer that the builder
-  /// reuses item after item: inline in the draft they made every move of the draft (several an
-  /// item) copy half a kilobyte, which cost plain RSS feeds 3% (callgrind).
-  let extrasBuffer: ItemExtrasBuffer
+  /// 0-based position among the document's items.
+  let index: Int
+  var storage: RecordStorage
   let depth: Int
-  var guid: String?
+  /// RSS `guid isPermaLink="false"` makes it false: such a guid never stands in for the link.
   var guidIsPermalink = true
-  var iTunesAuthor: FeedPerson?
 
-  init(index: Int, depth: Int, extrasBuffer: ItemExtrasBuffer) {
-    item = FeedItem(index: index)
-    self.depth = depth
-    self.extrasBuffer = extrasBuffer
-  }
+  /// The item's own block.
+  var item: Block<ItemFields> { .root }
+  /// The builder's rows for the item, past its table (`DraftFields`).
+  var draft: Block<DraftFields> { Block(ItemFields.fieldCount) }
+}
 
-  /// The extension fields being read, for the builder's own core rows (rights, origin, …).
-  var extras: FeedItemExtensionFields {
-    _read { yield extrasBuffer.fields }
-    nonmutating _modify {
-      extrasBuffer.touched = true
-      yield &extrasBuffer.fields
-    }
-  }
+/// Values the builder keeps while a record is read but does not write: a block of these rows
+/// follows the record's own block in its storage (so a value is copied into the record, when
+/// it is, without leaving the storage), and the writers, equality and embedders never see it.
+struct DraftFields: RecordSchema {
+  /// The item's last RSS `guid`, which stands in for a missing link.
+  let guid = Field<String>("guid")
+  /// `itunes:author` as a person, which becomes the author when the record names no other.
+  let iTunesAuthor = Field<FeedPerson>("itunes_author")
+  /// The Atom `author` or `contributor` being read.
+  let person = Field<FeedPerson>("person")
+  /// A value on its way to its fields (a link's resolved `href`, an enclosure's URL), stored
+  /// and resolved once, then shared by every field that takes it.
+  let scratch = Field<String>("scratch")
+
+  init() {}
 }
 
 /// An Atom `author` or `contributor` (name, email, uri children) or an RSS `author`
-/// ("email (Name)" text).
+/// ("email (Name)" text), read into the draft rows of the record it belongs to.
 struct PersonDraft {
   let depth: Int
   let isContributor: Bool
-  var person = FeedPerson()
-  var text: [UInt8] = []
-
-  init(depth: Int, isContributor: Bool = false) {
-    self.depth = depth
-    self.isContributor = isContributor
-  }
-}
-
-extension ItemDraft: NamespacedRecord {
-  var categories: [String] {
-    _read { yield item.categories }
-    _modify { yield &item.categories }
-  }
-  var tags: [FeedTag] {
-    _read { yield extras.tags }
-    _modify { yield &extras.tags }
-  }
-  var itunes: ITunesInfo? {
-    _read { yield extras.itunes }
-    _modify { yield &extras.itunes }
-  }
-  var podcast: PodcastInfo? {
-    _read { yield extras.podcast }
-    _modify { yield &extras.podcast }
-  }
-  var media: MediaInfo? {
-    _read { yield extras.media }
-    _modify { yield &extras.media }
-  }
-  var geo: GeoGeometry? {
-    _read { yield extras.geo }
-    _modify { yield &extras.geo }
-  }
-  var youtube: YouTubeInfo? {
-    _read { yield extras.youtube }
-    _modify { yield &extras.youtube }
-  }
-  var extensions: FeedExtensions {
-    _read { yield extras.extensions }
-    _modify { yield &extras.extensions }
-  }
-  var extensionsTruncated: Bool {
-    _read { yield extras.extensionsTruncated }
-    _modify { yield &extras.extensionsTruncated }
-  }
-  var podloveChapters: PodloveChapters? {
-    _read { yield extras.chapters }
-    _modify { yield &extras.chapters }
-  }
-  var schedule: FeedSchedule? {
-    get { nil }
-    set {}
-  }
-
-  /// The item as handed over: the fallbacks applied, the extension fields moved out of line
-  /// when there are any.
-  mutating func finish() {
-    guard extrasBuffer.touched else { return }
-    NamespaceFallbacks.complete(&item, with: &extrasBuffer.fields)
-    var fields = FeedItemExtensionFields()
-    swap(&fields, &extrasBuffer.fields)
-    extrasBuffer.touched = false
-    item.extensionFields = OutOfLine(fields)
-  }
-}
-
-/// Where an item's extension fields are read into, one per builder, reused item after item.
-final class ItemExtrasBuffer {
-  /// Touched only from the builder's thread, never with overlapping accesses.
-  @exclusivity(unchecked) var fields = FeedItemExtensionFields()
-  /// Set by every change: an item that no namespace touched skips the extension work.
-  @exclusivity(unchecked) var touched = false
+  /// The item's storage, or the channel's.
+  let storage: RecordStorage
+  let isItem: Bool
+  /// Its block among the record's draft rows.
+  let person: Block<PersonFields>
 }

@@ -84,10 +84,10 @@ enum FeedElementTable {
 
   /// Each namespace's rows live beside the code that reads its elements.
   private static let namespaceRows: [(FeedNamespace, [(String, FieldRoute)])] = [
-    (.itunes, ITunesFields.rows), (.podcast, PodcastFields.rows), (.media, MediaFields.rows),
-    (.geoRSS, GeoFields.geoRSSRows), (.gml, GeoFields.gmlRows), (.w3cGeo, GeoFields.w3cRows),
-    (.podloveChapters, ChapterFields.rows), (.core, ScheduleFields.coreRows),
-    (.syndication, ScheduleFields.syndicationRows), (.youtube, YouTubeFields.rows),
+    (.itunes, ITunesReader.rows), (.podcast, PodcastReader.rows), (.media, MediaReader.rows),
+    (.geoRSS, GeoReader.geoRSSRows), (.gml, GeoReader.gmlRows), (.w3cGeo, GeoReader.w3cRows),
+    (.podloveChapters, ChapterReader.rows), (.core, ScheduleReader.coreRows),
+    (.syndication, ScheduleReader.syndicationRows), (.youtube, YouTubeReader.rows),
   ]
 
   private static let byKey: [Key: FieldRoute] = {

@@ -1,178 +1,258 @@
 /// Where a finished field's text goes: the item being read, else the channel; an author's parts
 /// go to the author being read. Precedence follows feedparser where docs/format.md is silent.
+/// Text arrives as bytes (the capture buffer, or libxml2's and the hand-over's memory) and is
+/// copied into the record's storage once, trimmed or resolved on the way.
 extension FeedDocumentBuilder {
-  func assign(_ capture: TextCapture, text: String) {
-    let trimmed = text.trimmingSpaces()
+  func assign(_ capture: TextCapture, text: UnsafeBufferPointer<UInt8>) {
+    let trimmed = text.trimmedOfXMLSpace
     guard !trimmed.isEmpty else { return }
+    let storage = openStorage
+    let isItem = item != nil
+    let item = Block<ItemFields>.root
+    let channel = Block<ChannelFields>.root
     switch capture.element {
     case .title:
       guard !isInImage else { return }
-      let (treatedTitle, type) = treated(trimmed, capture)
-      let title = treatedTitle.trimmingSpaces()
-      guard !title.isEmpty else { return }
-      if originDepth != nil {
-        item?.extras.origin?.title = title
-      } else if item != nil {
-        item!.item.title = title
-        item!.item.titleType = type
-      } else {
-        channel.title = title
-        channel.titleType = type
+      let (treated, type) = html.apply(trimmed, type: capture.type, base: currentBase)
+      withTreated(treated, else: trimmed) { treated in
+        let title = treated.trimmedOfXMLSpace
+        guard !title.isEmpty else { return }
+        if originDepth != nil {
+          if isItem, let origin = storage.existing(item, \.origin) {
+            storage.setText(origin, \.title, title)
+          }
+        } else if isItem {
+          storage.setText(item, \.title, title)
+          storage.setType(item, \.titleType, type)
+        } else {
+          storage.setText(channel, \.title, title)
+          storage.setType(channel, \.titleType, type)
+        }
       }
     case .link:
       guard !isInImage else { return }
-      let url = resolve(trimmed)
-      if item != nil {
-        item!.item.link = url
-        item!.item.links.append(FeedLink(href: url, rel: "alternate", type: "text/html"))
+      if isItem {
+        storage.setURL(item, \.link, trimmed, base: currentBase)
+        let link = storage.append(item, \.links)
+        storage.copy(item, \.link, to: link, \.href)
+        storage.setText(link, \.rel, StaticString("alternate").bytes)
+        storage.setText(link, \.type, StaticString("text/html").bytes)
       } else {
-        channel.link = url
+        storage.setURL(channel, \.link, trimmed, base: currentBase)
       }
     case .description, .summary, .content, .contentEncoded:
       // An RSS image's own description is not the channel's.
       guard !isInImage else { return }
-      if item != nil {
-        assignItemBody(capture, utf8: Array(text.utf8))
+      if isItem {
+        assignItemBody(capture, text: text)
       } else if capture.element == .description {
-        channel.description = treated(text, capture).text.nonBlank
+        setTreated(text, capture, channel.slot(\.description))
       }
     case .subtitle:
-      if item == nil { channel.description = treated(text, capture).text.nonBlank }
+      if !isItem { setTreated(text, capture, channel.slot(\.description)) }
     case .id:
-      if item != nil { item!.item.id = trimmed } else { channel.id = trimmed }
-    case .guid:
-      guard item != nil else { return }
-      item!.item.id = trimmed
-      item!.guid = trimmed
-      item!.guidIsPermalink = capture.isPermalink
-    case .published:
-      if item != nil {
-        item!.item.published = date(trimmed)
+      if isItem {
+        storage.setText(item, \.id, trimmed)
       } else {
-        channel.published = date(trimmed)
+        storage.setText(channel, \.id, trimmed)
+      }
+    case .guid:
+      guard isItem else { return }
+      storage.setText(item, \.id, trimmed)
+      storage.copy(item, \.id, to: openDraft, \.guid)
+      self.item!.guidIsPermalink = capture.isPermalink
+    case .published:
+      if isItem {
+        storage.setDate(item, \.published, trimmed)
+      } else {
+        storage.setDate(channel, \.published, trimmed)
       }
     case .updated:
-      if item != nil { item!.item.updated = date(trimmed) } else { channel.updated = date(trimmed) }
+      if isItem {
+        storage.setDate(item, \.updated, trimmed)
+      } else {
+        storage.setDate(channel, \.updated, trimmed)
+      }
     case .dcDate:
       // The contract: an item's dc:date is its publication, a channel's its update.
-      if item != nil {
-        item!.item.published = date(trimmed)
+      if isItem {
+        storage.setDate(item, \.published, trimmed)
       } else {
-        channel.updated = date(trimmed)
+        storage.setDate(channel, \.updated, trimmed)
       }
     case .created:
-      if item == nil && channel.published == nil { channel.published = date(trimmed) }
+      if !isItem && !storage.has(channel, \.published) {
+        storage.setDate(channel, \.published, trimmed)
+      }
     case .generator:
-      if item == nil { channel.generator = trimmed }
+      if !isItem { storage.setText(channel, \.generator, trimmed) }
     case .language:
       // An item's own language (`dc:language`), as a JSON Feed item's.
-      if item != nil { item!.item.language = trimmed } else { channel.language = trimmed }
+      if isItem {
+        storage.setText(item, \.language, trimmed)
+      } else {
+        storage.setText(channel, \.language, trimmed)
+      }
     case .rights:
-      let rights = treated(text, capture).text.nonBlank
-      if item != nil { item!.extras.rights = rights } else { channel.rights = rights }
+      setTreated(text, capture, isItem ? item.slot(\.rights) : channel.slot(\.rights))
     case .source:
-      item?.extras.origin?.title = trimmed
+      if isItem, let origin = storage.existing(item, \.origin) {
+        storage.setText(origin, \.title, trimmed)
+      }
     case .icon:
-      if item == nil { channel.icon = resolve(trimmed) }
+      if !isItem { storage.setURL(channel, \.icon, trimmed, base: currentBase) }
     case .logo:
-      if item == nil { channel.image = resolve(trimmed) }
+      if !isItem { storage.setURL(channel, \.image, trimmed, base: currentBase) }
     case .url:
-      if person != nil {
-        person!.person.uri = resolve(trimmed)
+      if let person {
+        person.storage.setURL(person.person, \.uri, trimmed, base: currentBase)
       } else if isInImage {
-        channel.image = resolve(trimmed)
+        storage.setURL(channel, \.image, trimmed, base: currentBase)
       }
     case .name:
-      if person != nil { person!.person.name = trimmed }
+      if let person { person.storage.setText(person.person, \.name, trimmed) }
     case .email:
-      if person != nil { person!.person.email = trimmed }
+      if let person { person.storage.setText(person.person, \.email, trimmed) }
     case .uri:
-      if person != nil { person!.person.uri = resolve(trimmed) }
+      if let person { person.storage.setURL(person.person, \.uri, trimmed, base: currentBase) }
     case .personText:
-      if let parsed = PersonTextParser.person(from: trimmed) { addAuthor(parsed) }
+      addPerson(fromText: trimmed, contributor: false)
     case .itunesAuthor:
-      guard let parsed = PersonTextParser.person(from: trimmed) else { return }
-      if item != nil {
-        item!.iTunesAuthor = parsed
-        item!.withITunes { $0.author = trimmed }
-      } else {
-        channelITunesAuthor = parsed
-        channel.withITunes { $0.author = trimmed }
-      }
+      guard storePerson(fromText: trimmed, in: storage, at: openDraft.slot(\.iTunesAuthor))
+      else { return }
+      storage.setText(namespacedRecord.itunes(), \.author, trimmed)
     case .publisherText:
-      if item == nil, channel.publisher == nil,
-        let parsed = PersonTextParser.person(from: trimmed)
-      {
-        channel.publisher = parsed
+      if !isItem, !storage.has(channel, \.publisher) {
+        storePerson(fromText: trimmed, in: storage, at: channel.slot(\.publisher))
       }
     case .contributorText:
-      if let parsed = PersonTextParser.person(from: trimmed) { addContributor(parsed) }
+      addPerson(fromText: trimmed, contributor: true)
     case .category:
-      let (domain, _) = scope.pendingAttributes
-      scope.pendingAttributes = (nil, nil)
+      let domain = categoryDomain.take()
       addCategory(trimmed, scheme: domain, label: nil)
     case .comments:
-      if item != nil { item!.item.comments = resolve(trimmed) }
+      if isItem { storage.setURL(item, \.comments, trimmed, base: currentBase) }
     case .commentsFeed:
-      if item != nil && item!.extras.commentsFeed == nil {
-        item!.extras.commentsFeed = resolve(trimmed)
+      if isItem, !storage.has(item, \.commentsFeed) {
+        storage.setURL(item, \.commentsFeed, trimmed, base: currentBase)
       }
     case .commentsCount:
-      if item != nil, let count = Int(trimmed) { item!.extras.commentsCount = count }
+      if isItem, let count = Int(String(decoding: trimmed, as: UTF8.self)) {
+        storage.set(item, \.commentsCount, integer: Int64(count))
+      }
     default:
       break
     }
   }
 
-  /// An item's summary or content, kept as UTF-8 (see `FeedItem.summaryUTF8`) and untrimmed.
-  /// feedparser: a second summary-like element (RSS description after an Atom summary, or the
-  /// reverse) becomes the content when there is none yet.
-  func assignItemBody(_ capture: TextCapture, utf8 text: [UInt8]) {
-    guard text.contains(where: { !$0.isXMLSpace }) else { return }
-    let (text, type) = html.apply(text, type: capture.type, base: currentBase)
-    guard text.contains(where: { !$0.isXMLSpace }) else { return }
-    let isSummary = capture.element == .description || capture.element == .summary
-    if isSummary && item!.item.summaryUTF8 == nil {
-      item!.item.summaryUTF8 = text
-      item!.item.summaryType = type
-    } else if item!.item.contentUTF8 == nil {
-      item!.item.contentUTF8 = text
-      item!.item.contentType = type
+  /// An item's summary or content, untrimmed. feedparser: a second summary-like element (RSS
+  /// description after an Atom summary, or the reverse) becomes the content when there is none
+  /// yet.
+  func assignItemBody(_ capture: TextCapture, text: UnsafeBufferPointer<UInt8>) {
+    guard text.hasNonSpace, item != nil else { return }
+    let (treated, type) = html.apply(text, type: capture.type, base: currentBase)
+    withTreated(treated, else: text) { text in
+      guard text.hasNonSpace else { return }
+      let storage = openStorage
+      let item = Block<ItemFields>.root
+      let isSummary = capture.element == .description || capture.element == .summary
+      if isSummary && !storage.has(item, \.summary) {
+        storage.setText(item, \.summary, text)
+        storage.setType(item, \.summaryType, type)
+      } else if !storage.has(item, \.content) {
+        storage.setText(item, \.content, text)
+        storage.setType(item, \.contentType, type)
+      }
     }
   }
 
-  /// A field's text and type after `--html` (sanitized, rendered as text, or as it is), its
-  /// relative URIs resolved against the field element's base.
-  func treated(_ text: String, _ capture: TextCapture) -> (text: String, type: String?) {
-    html.apply(text, type: capture.type, base: currentBase)
-  }
-
-  private func date(_ text: String) -> FeedDate {
-    if let instant = FeedDateParser.parse(text) { return .instant(instant) }
-    return .raw(text)
-  }
-
-  func addAuthor(_ author: FeedPerson) {
-    if item != nil { item!.item.authors.append(author) } else { channel.authors.append(author) }
-  }
-
-  func addContributor(_ person: FeedPerson) {
-    if item != nil {
-      item!.extras.contributors.append(person)
-    } else {
-      channel.contributors.append(person)
+  /// A field's text after `--html` (sanitized, rendered as text, or as it is), its relative
+  /// URIs resolved against the field element's base, at `slot`; a text the treatment left
+  /// blank empties the field.
+  private func setTreated(_ text: UnsafeBufferPointer<UInt8>, _ capture: TextCapture, _ slot: Int) {
+    let (treated, _) = html.apply(text, type: capture.type, base: currentBase)
+    withTreated(treated, else: text) { text in
+      if text.hasNonSpace {
+        openStorage.setText(text, at: slot)
+      } else {
+        openStorage.clear(at: slot)
+      }
     }
   }
+
+  /// `body` with the treated text when the treatment changed it, else with `original`.
+  private func withTreated(
+    _ treated: [UInt8]?, else original: UnsafeBufferPointer<UInt8>,
+    _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    if let treated { treated.withUnsafeBufferPointer(body) } else { body(original) }
+  }
+
+  // MARK: People
+
+  /// An RSS person text (`email (Name)`, `Name <email>`, a name) as an author or contributor
+  /// of the current record.
+  func addPerson(fromText text: UnsafeBufferPointer<UInt8>, contributor: Bool) {
+    let storage = openStorage
+    let list = personListSlot(contributor: contributor, isItem: item != nil)
+    // The scratch row, not `person`'s: an Atom author being read may hold a `dc:creator`.
+    let probe = scratchSlot
+    guard storePerson(fromText: text, in: storage, at: probe) else { return }
+    storage.copyValue(from: storage, at: probe, to: storage.appendEntry(toListAt: list))
+  }
+
+  /// Stores the person `text` names at `slot`; false when it names none. A name alone (no
+  /// `@`: most feeds) is stored from the bytes; the rest goes through `PersonTextParser`.
+  @discardableResult
+  func storePerson(
+    fromText text: UnsafeBufferPointer<UInt8>, in storage: RecordStorage, at slot: Int
+  ) -> Bool {
+    storage.clear(at: slot)
+    guard !text.isEmpty else { return false }
+    if !text.contains(UInt8(ascii: "@")) {
+      storage.setText(
+        Block<PersonFields>(storage.object(at: slot, count: PersonFields.fieldCount)), \.name,
+        text)
+      return true
+    }
+    guard let parsed = PersonTextParser.person(from: String(decoding: text, as: UTF8.self))
+    else { return false }
+    FeedPerson.store(parsed, in: storage, at: slot)
+    return true
+  }
+
+  /// The slot of the current record's authors or contributors.
+  func personListSlot(contributor: Bool, isItem: Bool) -> Int {
+    if isItem {
+      return contributor
+        ? Block<ItemFields>.root.slot(\.contributors) : Block<ItemFields>.root.slot(\.authors)
+    }
+    return contributor
+      ? Block<ChannelFields>.root.slot(\.contributors) : Block<ChannelFields>.root.slot(\.authors)
+  }
+
+  // MARK: Categories, origins, enclosures, links
 
   /// A core category (RSS category, with its `domain` as scheme; Atom term, scheme, label;
   /// dc:subject): a plain term, and a tag when it has a scheme or label.
-  func addCategory(_ term: String, scheme: String? = nil, label: String? = nil) {
-    if item != nil {
-      item!.addCategory(
-        term, scheme: scheme, label: label, isCore: true, index: &itemScope.tagIndex)
-    } else {
-      channel.addCategory(
-        term, scheme: scheme, label: label, isCore: true, index: &channelScope.tagIndex)
+  func addCategory(_ term: UnsafeBufferPointer<UInt8>, scheme: String?, label: String?) {
+    let record = namespacedRecord
+    var scheme = scheme
+    var label = label
+    func add(_ scheme: UnsafeBufferPointer<UInt8>?, _ label: UnsafeBufferPointer<UInt8>?) {
+      if item != nil {
+        record.addCategory(
+          term, scheme: scheme, label: label, isCore: true, index: &itemScope.tagIndex)
+      } else {
+        record.addCategory(
+          term, scheme: scheme, label: label, isCore: true, index: &channelScope.tagIndex)
+      }
+    }
+    switch (scheme != nil, label != nil) {
+    case (false, false): add(nil, nil)
+    case (true, false): scheme!.withUTF8 { add($0, nil) }
+    case (false, true): label!.withUTF8 { add(nil, $0) }
+    case (true, true): scheme!.withUTF8 { scheme in label!.withUTF8 { add(scheme, $0) } }
     }
   }
 
@@ -188,8 +268,10 @@ extension FeedDocumentBuilder {
       return
     }
     originURLIsSelf = false
-    item!.extras.origin = FeedOrigin(
-      url: attributes.value("url").flatMap(Self.nonEmpty).map(resolve))
+    let storage = openStorage
+    storage.clear(Block<ItemFields>.root, \.origin)
+    let origin = storage.object(Block<ItemFields>.root, \.origin)
+    attributes.storeURL("url", in: storage, origin, \.url, base: currentBase)
     if isAtom {
       originDepth = depth
     } else {
@@ -198,105 +280,136 @@ extension FeedDocumentBuilder {
   }
 
   /// RSS `enclosure` and `media:content`; kept without a type, a length only when an integer.
-  func addEnclosure(url: String?, type: String?, length: String?) {
-    guard item != nil, let url = url?.trimmingSpaces(), !url.isEmpty else { return }
+  func addEnclosure(_ attributes: XMLAttributes, lengthAttribute: StaticString) {
+    guard item != nil else { return }
+    let storage = openStorage
+    storage.clear(at: scratchSlot)
+    guard attributes.storeURL("url", in: storage, at: scratchSlot, base: currentBase) else {
+      return
+    }
     appendEnclosure(
-      FeedEnclosure(
-        url: resolve(url), type: type.flatMap(Self.nonEmpty),
-        length: length.flatMap { Int64($0.trimmingSpaces()) }))
+      urlAt: scratchSlot, type: attributes, typeAttribute: "type",
+      length: attributes.integer(lengthAttribute).map(Int64.init))
   }
 
   /// Podcasts name one file twice, as `enclosure` and as `media:content`: keep the first, and
-  /// let the second fill in a type or length the first lacked.
-  private func appendEnclosure(_ enclosure: FeedEnclosure) {
-    if let index = enclosurePosition(enclosure.url) {
-      if item!.item.enclosures[index].type == nil {
-        item!.item.enclosures[index].type = enclosure.type
+  /// let the second fill in a type or length the first lacked. The URL is in the slot `url` of
+  /// the item's storage.
+  func appendEnclosure(
+    urlAt url: Int, type attributes: XMLAttributes, typeAttribute: StaticString, length: Int64?
+  ) {
+    guard item != nil else { return }
+    let storage = openStorage
+    let enclosure: Block<EnclosureFields>
+    if let existing = enclosurePosition(urlAt: url) {
+      enclosure = existing
+    } else {
+      enclosure = storage.append(Block<ItemFields>.root, \.enclosures)
+      storage.copyValue(from: storage, at: url, to: enclosure.slot(\.url))
+      if let hash = storage.text(at: url).map({ DistinctIndex.hash($0, nil, nil) }) {
+        itemScope.enclosureIndex?.insert(enclosure.index, hash: hash)
       }
-      if item!.item.enclosures[index].length == nil {
-        item!.item.enclosures[index].length = enclosure.length
-      }
-      return
     }
-    if itemScope.enclosureIndex != nil {
-      itemScope.enclosureIndex![enclosure.url] = item!.item.enclosures.count
+    if !storage.has(enclosure, \.type) {
+      attributes.store(typeAttribute, in: storage, enclosure, \.type)
     }
-    item!.item.enclosures.append(enclosure)
+    if !storage.has(enclosure, \.length), let length {
+      storage.set(enclosure, \.length, integer: length)
+    }
   }
 
-  /// Where the item's enclosure of `url` is: a scan while the item has few, then a table kept
-  /// in the item's scope (see `DistinctList`; 40,000 enclosures took 4.6 s with a scan each).
-  private func enclosurePosition(_ url: String) -> Int? {
-    let enclosures = item!.item.enclosures
+  /// The item's enclosure of the URL in slot `url`: a scan while the item has few, then a
+  /// table kept in the item's scope (see `DistinctList`; 40,000 enclosures took 4.6 s with a
+  /// scan each).
+  private func enclosurePosition(urlAt url: Int) -> Block<EnclosureFields>? {
+    let storage = openStorage
+    let item = Block<ItemFields>.root
+    guard self.item != nil, let text = storage.text(at: url) else { return nil }
+    let list = item.slot(\.enclosures)
     if itemScope.enclosureIndex == nil {
-      if enclosures.count < DistinctList.scanLimit {
-        return enclosures.firstIndex { $0.url == url }
+      if storage.listCount(at: list) < DistinctList.scanLimit {
+        var found: Block<EnclosureFields>?
+        storage.forEach(item, \.enclosures) { enclosure in
+          if storage.sameText(storage[enclosure.slot(\.url)], storage[url]) { found = enclosure }
+          return found == nil
+        }
+        return found
       }
-      var index: [String: Int] = [:]
-      for (position, enclosure) in enclosures.enumerated() where index[enclosure.url] == nil {
-        index[enclosure.url] = position
+      var index = DistinctIndex()
+      storage.forEach(item, \.enclosures) { enclosure in
+        if let url = storage.text(at: enclosure.slot(\.url)) {
+          index.insert(enclosure.index, hash: DistinctIndex.hash(url, nil, nil))
+        }
+        return true
       }
       itemScope.enclosureIndex = index
     }
-    return itemScope.enclosureIndex![url]
+    let candidates = itemScope.enclosureIndex!.values(DistinctIndex.hash(text, nil, nil))
+    for candidate in candidates {
+      let enclosure = Block<EnclosureFields>(candidate)
+      if storage.sameText(storage[enclosure.slot(\.url)], storage[url]) { return enclosure }
+    }
+    return nil
   }
 
   /// An Atom link, or an `atom:link` in RSS. Like feedparser: `rel` defaults to `alternate`,
   /// `type` to `text/html` (`application/atom+xml` for `self`); the item's `link` is its last
   /// alternate HTML link.
   func addLink(_ attributes: XMLAttributes) {
-    let rawHref = attributes.value("href")
-    let rel = attributes.value("rel").flatMap(Self.nonEmpty) ?? "alternate"
+    let rel = attributes.value("rel").flatMap(NamespaceScope.nonEmpty) ?? "alternate"
+    let storage = openStorage
+    let item = Block<ItemFields>.root
+    let isItem = self.item != nil
     // feedparser keeps a link without href among the links, never as the item's link.
-    let href = rawHref.map(resolve) ?? ""
+    let href = scratchSlot
+    storage.clear(at: href)
+    attributes.storeResolved("href", in: storage, at: href, base: currentBase)
+    let hasHref = (storage.text(at: href)?.count ?? 0) > 0
     if originDepth != nil {
-      guard !href.isEmpty else { return }
+      guard hasHref, isItem, let origin = storage.existing(item, \.origin) else { return }
       if rel == "self" && !originURLIsSelf {
-        item?.extras.origin?.url = href
+        storage.copyValue(from: storage, at: href, to: origin.slot(\.url))
         originURLIsSelf = true
-      } else if rel == "alternate" && item?.extras.origin?.url == nil {
-        item?.extras.origin?.url = href
+      } else if rel == "alternate" && !storage.has(origin, \.url) {
+        storage.copyValue(from: storage, at: href, to: origin.slot(\.url))
       }
       return
     }
-    let type =
-      attributes.value("type").flatMap(Self.nonEmpty)
-      ?? (rel == "self" ? "application/atom+xml" : "text/html")
+    let explicitType = attributes.value("type").flatMap(NamespaceScope.nonEmpty)
+    let type = explicitType ?? (rel == "self" ? "application/atom+xml" : "text/html")
     let isHTML = type == "text/html" || type == "application/xhtml+xml"
-    let length = attributes.value("length").flatMap { Int64($0.trimmingSpaces()) }
-    if item != nil {
-      item!.item.links.append(
-        FeedLink(
-          href: href, rel: rel, type: type, title: attributes.value("title").flatMap(Self.nonEmpty),
-          length: length))
-      guard !href.isEmpty else { return }
-      if rel == "alternate" && isHTML { item!.item.link = href }
-      if rel == "replies" && item!.extras.commentsFeed == nil { item!.extras.commentsFeed = href }
-      if rel == "enclosure" {
-        appendEnclosure(
-          FeedEnclosure(
-            url: href, type: attributes.value("type").flatMap(Self.nonEmpty), length: length))
+    if isItem {
+      let length = attributes.value("length").flatMap { Int64($0.trimmingSpaces()) }
+      let link = storage.append(item, \.links)
+      storage.copyValue(from: storage, at: href, to: link.slot(\.href))
+      storage.setText(link, \.rel, rel)
+      storage.setText(link, \.type, type)
+      attributes.store("title", in: storage, link, \.title)
+      if let length { storage.set(link, \.length, integer: length) }
+      guard hasHref else { return }
+      if rel == "alternate" && isHTML {
+        storage.copyValue(from: storage, at: href, to: item.slot(\.link))
       }
-    } else if !isInImage && !href.isEmpty {
-      if rel == "hub" {
-        DistinctList.append(href, to: &channel.hubs, index: &channelScope.hubIndex)
+      if rel == "replies" && !storage.has(item, \.commentsFeed) {
+        storage.copyValue(from: storage, at: href, to: item.slot(\.commentsFeed))
+      }
+      if rel == "enclosure" {
+        appendEnclosure(urlAt: href, type: attributes, typeAttribute: "type", length: length)
+      }
+    } else if !isInImage && hasHref {
+      let root = Block<ChannelFields>.root
+      if rel == "hub", let url = storage.text(at: href) {
+        // The URL is this storage's bytes, copied before anything can move them.
+        DistinctList.appendText(
+          url, toListAt: root.slot(\.hubs), in: storage, index: &channelScope.hubIndex)
       } else if rel == "self" {
-        channel.selfLink = href
+        storage.copyValue(from: storage, at: href, to: root.slot(\.selfLink))
       } else if rel == "alternate" && isHTML {
-        channel.link = href
+        storage.copyValue(from: storage, at: href, to: root.slot(\.link))
       }
     }
   }
 
-  static func nonEmpty(_ text: String) -> String? {
-    let trimmed = text.trimmingSpaces()
-    return trimmed.isEmpty ? nil : trimmed
-  }
-}
-
-extension String {
-  /// Nil for a text of white space only (a field the sanitizer emptied is left out).
-  fileprivate var nonBlank: String? {
-    utf8.contains(where: { !$0.isXMLSpace }) ? self : nil
-  }
+  /// The current record's `DraftFields.scratch`.
+  var scratchSlot: Int { openDraft.slot(\.scratch) }
 }

@@ -10,14 +10,16 @@ extension FeedDocumentBuilder {
         channel.version == .atom10 || channel.version == .atom03 || channel.version == .atom
       let typeAttribute = attributes.value("type").map { $0.trimmingSpaces().lowercased() }
       let mode = attributes.value("mode").map { $0.trimmingSpaces().lowercased() }
-      let defaultType = element == .description && !isAtom ? "text/html" : "text/plain"
-      let type = typeAttribute.map(Self.mimeType) ?? defaultType
+      let defaultType: TextType = element == .description && !isAtom ? .html : .plain
+      let type = typeAttribute.map(Self.textType) ?? defaultType
       // Without a type attribute (most fields of most feeds) the type is a `text/` default:
       // text, never base64, and no string tests.
       var form = TextCapture.Form.text
       if typeAttribute == "xhtml" {
         form = .xhtml
-      } else if typeAttribute != nil && (type.hasSuffix("+xml") || type.hasSuffix("/xml")) {
+      } else if typeAttribute != nil
+        && (type.mimeType.hasSuffix("+xml") || type.mimeType.hasSuffix("/xml"))
+      {
         if mode == nil || mode == "xml" { form = .xml }
       }
       // RFC 4287 section 4.1.3.3: other media types than text and XML are base64; Atom 0.3
@@ -25,13 +27,13 @@ extension FeedDocumentBuilder {
       let isBase64 =
         mode == "base64"
         || (channel.version == .atom10 && form == .text && typeAttribute != nil
-          && !type.hasPrefix("text/"))
+          && !type.mimeType.hasPrefix("text/"))
       beginTextCapture(
         TextCapture(
           element: element, depth: depth, form: form, type: type, isBase64: isBase64,
           unwrapsXHTMLDiv: channel.version == .atom10))
     case .contentEncoded:
-      beginTextCapture(TextCapture(element: element, depth: depth, form: .text, type: "text/html"))
+      beginTextCapture(TextCapture(element: element, depth: depth, form: .text, type: .html))
     case .guid:
       let permalink = attributes.value("isPermaLink")?.trimmingSpaces().lowercased() != "false"
       beginTextCapture(
@@ -43,12 +45,12 @@ extension FeedDocumentBuilder {
   }
 
   /// Atom's short type names (RFC 4287 section 3.1.1) as MIME types; others as given.
-  private static func mimeType(_ type: String) -> String {
+  private static func textType(_ type: String) -> TextType {
     switch type {
-    case "text", "": return "text/plain"
-    case "html": return "text/html"
-    case "xhtml": return "application/xhtml+xml"
-    default: return type
+    case "text", "": return .plain
+    case "html": return .html
+    case "xhtml": return .xhtml
+    default: return TextType(mimeType: type)
     }
   }
 }

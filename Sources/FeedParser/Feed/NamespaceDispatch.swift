@@ -5,26 +5,17 @@ extension FeedDocumentBuilder {
   /// A namespaced element starts in the current record.
   func startNamespaced(_ route: FieldRoute, attributes: XMLAttributes) {
     if case .media(.content) = route {
-      // Also an enclosure, as before: podcasts name one file twice.
-      addEnclosure(
-        url: attributes.value("url"), type: attributes.value("type"),
-        length: attributes.value("fileSize"))
+      // Also an enclosure: podcasts name one file twice.
+      addEnclosure(attributes, lengthAttribute: "fileSize")
     }
+    let record = namespacedRecord
     let start: FieldStart
     if item != nil {
-      if itemScope.baseGeneration != baseGeneration {
-        itemScope.base = currentBase
-        itemScope.baseGeneration = baseGeneration
-      }
-      itemScope.depth = depth
-      start = Self.start(route, attributes, &item!, &itemScope)
+      updateScope(&itemScope)
+      start = Self.start(route, attributes, record, &itemScope)
     } else {
-      if channelScope.baseGeneration != baseGeneration {
-        channelScope.base = currentBase
-        channelScope.baseGeneration = baseGeneration
-      }
-      channelScope.depth = depth
-      start = Self.start(route, attributes, &channel, &channelScope)
+      updateScope(&channelScope)
+      start = Self.start(route, attributes, record, &channelScope)
     }
     switch start {
     case .text(let type):
@@ -38,51 +29,54 @@ extension FeedDocumentBuilder {
   }
 
   /// A namespaced element's text is complete.
-  func finishNamespaced(_ capture: TextCapture, text: String) {
+  func finishNamespaced(_ capture: TextCapture, text: UnsafeBufferPointer<UInt8>) {
+    let record = namespacedRecord
     if item != nil {
-      if itemScope.baseGeneration != baseGeneration {
-        itemScope.base = currentBase
-        itemScope.baseGeneration = baseGeneration
-      }
-      itemScope.depth = depth
-      Self.text(capture.route, text, type: capture.type, &item!, &itemScope)
+      updateScope(&itemScope)
+      Self.text(capture.route, text, type: capture.type, record, &itemScope)
     } else {
-      if channelScope.baseGeneration != baseGeneration {
-        channelScope.base = currentBase
-        channelScope.baseGeneration = baseGeneration
-      }
-      channelScope.depth = depth
-      Self.text(capture.route, text, type: capture.type, &channel, &channelScope)
+      updateScope(&channelScope)
+      Self.text(capture.route, text, type: capture.type, record, &channelScope)
     }
   }
 
-  private static func start<Record: NamespacedRecord>(
-    _ route: FieldRoute, _ attributes: XMLAttributes, _ record: inout Record,
+  /// The scope's base and depth for the element being read; the base copied only when
+  /// `xml:base` changed it (a copy a namespaced element was a retain and a release).
+  private func updateScope(_ scope: inout NamespaceScope) {
+    if scope.baseGeneration != baseGeneration {
+      scope.base = currentBase
+      scope.baseGeneration = baseGeneration
+    }
+    scope.depth = depth
+  }
+
+  private static func start(
+    _ route: FieldRoute, _ attributes: XMLAttributes, _ record: NamespacedRecord,
     _ scope: inout NamespaceScope
   ) -> FieldStart {
     switch route {
-    case .itunes(let element): return ITunesFields.start(element, attributes, &record, &scope)
-    case .podcast(let element): return PodcastFields.start(element, attributes, &record, &scope)
-    case .media(let element): return MediaFields.start(element, attributes, &record, &scope)
-    case .geo(let element): return GeoFields.start(element, attributes, &record, &scope)
-    case .chapters(let element): return ChapterFields.start(element, attributes, &record, &scope)
-    case .schedule(let element): return ScheduleFields.start(element, attributes, &record, &scope)
+    case .itunes(let element): return ITunesReader.start(element, attributes, record, &scope)
+    case .podcast(let element): return PodcastReader.start(element, attributes, record, &scope)
+    case .media(let element): return MediaReader.start(element, attributes, record, &scope)
+    case .geo(let element): return GeoReader.start(element, attributes, record, &scope)
+    case .chapters(let element): return ChapterReader.start(element, attributes, record, &scope)
+    case .schedule(let element): return ScheduleReader.start(element, attributes, record, &scope)
     case .youtube: return .text(type: nil)
     case .core, .unmapped: return .children
     }
   }
 
-  private static func text<Record: NamespacedRecord>(
-    _ route: FieldRoute, _ text: String, type: String?, _ record: inout Record,
-    _ scope: inout NamespaceScope
+  private static func text(
+    _ route: FieldRoute, _ text: UnsafeBufferPointer<UInt8>, type: TextType?,
+    _ record: NamespacedRecord, _ scope: inout NamespaceScope
   ) {
     switch route {
-    case .itunes(let element): ITunesFields.text(element, text, &record, &scope)
-    case .podcast(let element): PodcastFields.text(element, text, &record, &scope)
-    case .media(let element): MediaFields.text(element, text, type: type, &record, &scope)
-    case .geo(let element): GeoFields.text(element, text, &record, &scope)
-    case .schedule(let element): ScheduleFields.text(element, text, &record, &scope)
-    case .youtube(let element): YouTubeFields.text(element, text, &record)
+    case .itunes(let element): ITunesReader.text(element, text, record, &scope)
+    case .podcast(let element): PodcastReader.text(element, text, record, &scope)
+    case .media(let element): MediaReader.text(element, text, type: type, record, &scope)
+    case .geo(let element): GeoReader.text(element, text, record, &scope)
+    case .schedule(let element): ScheduleReader.text(element, text, record, &scope)
+    case .youtube(let element): YouTubeReader.text(element, text, record)
     case .chapters, .core, .unmapped: break
     }
   }
@@ -104,21 +98,15 @@ extension FeedDocumentBuilder {
     guard var current = extensionCapture.take() else { return }
     let finished = current.endElement()
     scope.extensionBytes = ExtensionCapture.recordBound - current.budget
-    let truncated = current.truncated
-    if item != nil {
-      Self.attach(finished, truncated: truncated, to: &item!)
-    } else {
-      Self.attach(finished, truncated: truncated, to: &channel)
-    }
-  }
-
-  private static func attach<Record: NamespacedRecord>(
-    _ finished: (uri: String, name: String, element: FeedExtensions.Element)?, truncated: Bool,
-    to record: inout Record
-  ) {
+    let record = namespacedRecord
     if let finished {
-      record.extensions.append(finished.element, namespace: finished.uri, name: finished.name)
+      var extensions =
+        record.storage.box(at: record.extensionsSlot, as: FeedExtensions.self) ?? FeedExtensions()
+      extensions.append(finished.element, namespace: finished.uri, name: finished.name)
+      record.storage.setBox(extensions, at: record.extensionsSlot)
     }
-    if truncated { record.extensionsTruncated = true }
+    if current.truncated {
+      record.storage.set(RecordSlot(flag: true), at: record.extensionsTruncatedSlot)
+    }
   }
 }

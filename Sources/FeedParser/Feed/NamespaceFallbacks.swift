@@ -3,56 +3,96 @@
 /// media:title and media:description as an item's title and summary, itunes:image as the
 /// feed's image, itunes:owner as its publisher; and the item's own `image`. itunes:title also
 /// stands in for a missing title: an iTunes-only channel (Apple's directory accepts one) would
-/// otherwise have none.
+/// otherwise have none. Values are copied slot to slot: the texts are shared, not copied.
 enum NamespaceFallbacks {
-  static func complete(_ channel: inout FeedChannel) {
-    if channel.schedule?.isEmpty == true { channel.schedule = nil }
-    guard !channel.extensionFields.isBlank else { return }
-    if let itunes = channel.itunes {
-      if channel.title == nil, let title = itunes.title {
-        channel.title = title
-        channel.titleType = "text/plain"
+  static func complete(channelIn storage: RecordStorage) {
+    let channel = Block<ChannelFields>.root
+    NamespacedRecord(storage: storage, isItem: false).dropScheduleIfEmpty()
+    if let itunes = storage.existing(channel, \.itunes) {
+      if !storage.has(channel, \.title), storage.has(itunes, \.title) {
+        storage.copy(itunes, \.title, to: channel, \.title)
+        storage.setText(channel, \.titleType, "text/plain")
       }
-      if channel.description == nil { channel.description = itunes.summary ?? itunes.subtitle }
-      if channel.image == nil { channel.image = itunes.image }
-      if channel.publisher == nil, let owner = itunes.owner { channel.publisher = owner }
+      if !storage.has(channel, \.description) {
+        let source: KeyPath<ITunesFields, Field<String>> =
+          storage.has(itunes, \.summary) ? \.summary : \.subtitle
+        storage.copy(itunes, source, to: channel, \.description)
+      }
+      if !storage.has(channel, \.image) { storage.copy(itunes, \.image, to: channel, \.image) }
+      if !storage.has(channel, \.publisher), let owner = storage.existing(itunes, \.owner) {
+        let publisher = storage.object(channel, \.publisher)
+        storage.copy(owner, \.name, to: publisher, \.name)
+        storage.copy(owner, \.email, to: publisher, \.email)
+      }
     }
-    if let media = channel.media {
-      if channel.title == nil, let title = media.title {
-        channel.title = title
-        channel.titleType = media.titleType ?? "text/plain"
+    if let media = storage.existing(channel, \.media) {
+      if !storage.has(channel, \.title), storage.has(media, \.title) {
+        storage.copy(media, \.title, to: channel, \.title)
+        setType(media, \.titleType, to: channel.slot(\.titleType), in: storage)
       }
-      if channel.description == nil { channel.description = media.description }
+      if !storage.has(channel, \.description) {
+        storage.copy(media, \.description, to: channel, \.description)
+      }
     }
   }
 
-  /// `fields` is only read; it is `inout` because the caller's fields are a class's stored
-  /// property, which Swift copies whole (every string and array retained, then released) to
-  /// pass by value, once for every item of a podcast feed.
-  static func complete(_ item: inout FeedItem, with fields: inout FeedItemExtensionFields) {
-    // Field by field: binding the iTunes or media object (`if let`) copied it whole.
-    if case .some = fields.itunes {
-      if item.title == nil, let title = fields.itunes?.title {
-        item.title = title
-        item.titleType = "text/plain"
+  static func complete(itemIn storage: RecordStorage) {
+    let item = Block<ItemFields>.root
+    let itunes = storage.existing(item, \.itunes)
+    let media = storage.existing(item, \.media)
+    if let itunes {
+      if !storage.has(item, \.title), storage.has(itunes, \.title) {
+        storage.copy(itunes, \.title, to: item, \.title)
+        storage.setText(item, \.titleType, "text/plain")
       }
-      if item.summaryUTF8 == nil, let text = fields.itunes?.summary ?? fields.itunes?.subtitle {
-        item.summary = text
-        item.summaryType = "text/plain"
-      }
-    }
-    if case .some = fields.media {
-      if item.title == nil, let title = fields.media?.title {
-        item.title = title
-        item.titleType = fields.media?.titleType ?? "text/plain"
-      }
-      if item.summaryUTF8 == nil, let description = fields.media?.description {
-        item.summary = description
-        item.summaryType = fields.media?.descriptionType ?? "text/plain"
+      if !storage.has(item, \.summary),
+        storage.has(itunes, \.summary) || storage.has(itunes, \.subtitle)
+      {
+        let source: KeyPath<ITunesFields, Field<String>> =
+          storage.has(itunes, \.summary) ? \.summary : \.subtitle
+        storage.copy(itunes, source, to: item, \.summary)
+        storage.setText(item, \.summaryType, "text/plain")
       }
     }
-    if let image = fields.itunes?.image ?? fields.media?.thumbnails.first?.url {
-      item.image = image
+    if let media {
+      if !storage.has(item, \.title), storage.has(media, \.title) {
+        storage.copy(media, \.title, to: item, \.title)
+        setType(media, \.titleType, to: item.slot(\.titleType), in: storage)
+      }
+      if !storage.has(item, \.summary), storage.has(media, \.description) {
+        storage.copy(media, \.description, to: item, \.summary)
+        setType(media, \.descriptionType, to: item.slot(\.summaryType), in: storage)
+      }
     }
+    if let itunes, storage.has(itunes, \.image) {
+      storage.copy(itunes, \.image, to: item, \.image)
+    } else if let media, let thumbnail = firstThumbnail(media, storage),
+      storage.has(thumbnail, \.url)
+    {
+      storage.copy(thumbnail, \.url, to: item, \.image)
+    }
+  }
+
+  /// Media RSS's type for a text it fills in, `text/plain` when it names none.
+  private static func setType(
+    _ media: Block<MediaFields>, _ field: KeyPath<MediaFields, Field<String>>, to slot: Int,
+    in storage: RecordStorage
+  ) {
+    if storage.has(media, field) {
+      storage.copyValue(from: storage, at: media.slot(field), to: slot)
+    } else {
+      storage.setText("text/plain", at: slot)
+    }
+  }
+
+  private static func firstThumbnail(_ media: Block<MediaFields>, _ storage: RecordStorage)
+    -> Block<MediaFields.Thumbnail>?
+  {
+    var first: Block<MediaFields.Thumbnail>?
+    storage.forEach(media, \.thumbnails) { thumbnail in
+      first = thumbnail
+      return false
+    }
+    return first
   }
 }

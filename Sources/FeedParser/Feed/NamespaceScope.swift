@@ -34,42 +34,63 @@ struct NamespaceScope {
   /// The values of the record's lists that keep each value once, once a list is long
   /// (`DistinctList`): its tags, its iTunes keywords, its Media RSS keywords and categories,
   /// the channel's hubs.
-  var tagIndex: Set<ExactKey<FeedTag>>?
-  var iTunesKeywordIndex: Set<ExactKey<String>>?
-  var mediaKeywordIndex: Set<ExactKey<String>>?
-  var mediaCategoryIndex: Set<ExactKey<FeedTag>>?
-  var hubIndex: Set<ExactKey<String>>?
-  /// The position of each of an item's enclosures by URL, once it has many.
-  var enclosureIndex: [String: Int]?
+  var tagIndex: DistinctIndex?
+  var iTunesKeywordIndex: DistinctIndex?
+  var mediaKeywordIndex: DistinctIndex?
+  var mediaCategoryIndex: DistinctIndex?
+  var hubIndex: DistinctIndex?
+  /// An item's enclosures by the hash of their URL, once it has many.
+  var enclosureIndex: DistinctIndex?
 
   init(isItem: Bool) { self.isItem = isItem }
 
+  /// Empty again for the next item, each part changed only when it holds something: assigned a
+  /// fresh scope, every part of the old one was destroyed through its type's metadata, a
+  /// dozen calls an item whatever it held.
+  mutating func reset() {
+    if base != nil { base = nil }
+    baseGeneration = -1
+    depth = 0
+    iTunesOwnerDepth = nil
+    if !iTunesCategoryPath.isEmpty { iTunesCategoryPath = [] }
+    mediaContentDepth = nil
+    mediaCommunityDepth = nil
+    podcastAlternateEnclosureDepth = nil
+    podcastPodrollDepth = nil
+    chaptersDepth = nil
+    chaptersSeen = false
+    whereDepth = nil
+    if gml.kind != nil || !gml.positions.isEmpty || gml.lowerCorner != nil { gml = GMLDraft() }
+    w3cPoint = (nil, nil)
+    skipHoursDepth = nil
+    skipDaysDepth = nil
+    if pendingAttributes.0 != nil || pendingAttributes.1 != nil { pendingAttributes = (nil, nil) }
+    extensionBytes = 0
+    if tagIndex != nil { tagIndex = nil }
+    if iTunesKeywordIndex != nil { iTunesKeywordIndex = nil }
+    if mediaKeywordIndex != nil { mediaKeywordIndex = nil }
+    if mediaCategoryIndex != nil { mediaCategoryIndex = nil }
+    if hubIndex != nil { hubIndex = nil }
+    if enclosureIndex != nil { enclosureIndex = nil }
+  }
+
+  /// `reference` resolved against the base in effect (an absolute http(s) URL is itself).
   func resolve(_ reference: String) -> String {
     Self.resolve(reference, against: base)
   }
 
   /// `resolve` for closures, which should capture the base rather than copy the whole scope.
   static func resolve(_ reference: String, against base: String?) -> String {
-    // Nearly every URL of a podcast's namespaced elements is absolute: answer those without
-    // the resolver's trimming and scanning (the same answer: an absolute reference is itself).
-    if isPlainHTTPURL(reference) { return reference }
-    return URIResolver.resolve(reference, against: base)
+    var reference = reference
+    let plain = reference.withUTF8 { URLBytes.isPlainHTTPURL($0) }
+    return plain ? reference : URIResolver.resolve(reference, against: base)
   }
 
-  /// `http://` or `https://` in lower case, and no white space at either end.
-  private static func isPlainHTTPURL(_ reference: String) -> Bool {
-    // The contiguous view reads the string in place; `withUTF8` needs a copy (a retain).
-    let plain = reference.utf8.withContiguousStorageIfAvailable { bytes in
-      guard bytes.count > 8, let last = bytes.last, !last.isXMLSpace,
-        bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"),
-        bytes[2] == UInt8(ascii: "t"), bytes[3] == UInt8(ascii: "p")
-      else { return false }
-      let rest = bytes[4] == UInt8(ascii: "s") ? 5 : 4
-      return bytes[rest] == UInt8(ascii: ":") && bytes[rest + 1] == UInt8(ascii: "/")
-        && bytes[rest + 2] == UInt8(ascii: "/")
-    }
-    // Not contiguous (never for parsed text): the resolver gives the same answer.
-    return plain ?? false
+  /// The text trimmed, nil when that leaves nothing: what a reader keeps of an attribute it
+  /// held as text until the element's end.
+  static func nonEmpty(_ text: String) -> String? {
+    let trimmed = text.trimmingSpaces()
+    return trimmed.isEmpty ? nil : trimmed
   }
 
   /// The element at `depth` ended: close the containers it opened.

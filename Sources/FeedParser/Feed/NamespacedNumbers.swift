@@ -1,48 +1,13 @@
-/// The namespaced elements whose text is a number or a yes/no (`itunes:duration`,
-/// `itunes:episode`, `itunes:explicit`, `podcast:season`, …), read from the element's bytes
-/// without making a `String` first: a podcast feed has half a dozen on every episode, and the
-/// string (made, trimmed, parsed, freed) cost more than the rest of the element's reading.
-/// Each reader answers false for text it does not read this way (a duration with letters in
-/// it, `+5`, a flag word it does not know), and the builder then reads that text as a
-/// `String` through the reader's `text`, which gives the same field for every text that this
-/// path reads too.
-extension FeedDocumentBuilder {
-  /// Reads the finished namespaced element's text as a number or a flag into the current
-  /// record; false when the element is not one of those or its text needs the `String` path.
-  func finishNamespacedValue(_ route: FieldRoute, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let range = bytes.xmlSpaceTrimmedRange
-    guard !range.isEmpty else { return false }
-    let trimmed = UnsafeBufferPointer(rebasing: bytes[range])
-    switch route {
-    case .itunes(let element):
-      guard let value = ITunesFields.value(element, bytes: trimmed) else { return false }
-      if item != nil {
-        item!.withITunes { value.assign(to: &$0) }
-      } else {
-        channel.withITunes { value.assign(to: &$0) }
-      }
-      return true
-    case .podcast(let element):
-      guard element == .season || element == .episode,
-        let number = NamespacedNumber.decimal(trimmed)
-      else { return false }
-      if item != nil {
-        PodcastFields.setNumber(number, of: element, in: &item!)
-      } else {
-        PodcastFields.setNumber(number, of: element, in: &channel)
-      }
-      return true
-    default:
-      return false
-    }
-  }
-}
-
+/// Numbers in attribute values and element text, read from their bytes without making a
+/// `String` first: a podcast feed has half a dozen on every episode, and the string (made,
+/// trimmed, parsed, freed) cost more than the rest of the element's reading. Each reader
+/// answers nil for text it does not read this way (`+5`, an exponent), and its caller then
+/// reads that text as a `String`, which gives the same value for every text read here too.
 extension XMLAttributes {
-  /// The attribute's value as `MediaFields.number` reads its text: from the bytes when they
+  /// The attribute's value as `MediaReader.number` reads its text: from the bytes when they
   /// are a plain decimal, else through the text.
   func decimal(_ name: StaticString) -> Double? {
-    number(name, fromBytes: NamespacedNumber.decimal, fromText: MediaFields.number)
+    number(name, fromBytes: NamespacedNumber.decimal, fromText: MediaReader.number)
   }
 
   /// The attribute's value as `Int(_:)` reads its trimmed text: from the bytes when they are

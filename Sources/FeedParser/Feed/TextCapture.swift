@@ -30,7 +30,7 @@ struct TextCapture {
   let depth: Int
   let form: Form
   /// `text/plain`, `text/html`, `application/xhtml+xml` or the MIME type an Atom element names.
-  let type: String?
+  let type: TextType?
   /// Atom 0.3 `mode="base64"`.
   let isBase64: Bool
   /// RSS `guid isPermaLink="false"` makes it false.
@@ -40,7 +40,7 @@ struct TextCapture {
   let unwrapsXHTMLDiv: Bool
 
   init(
-    element: FeedElement, depth: Int, form: Form, type: String?, isBase64: Bool = false,
+    element: FeedElement, depth: Int, form: Form, type: TextType?, isBase64: Bool = false,
     isPermalink: Bool = true, unwrapsXHTMLDiv: Bool = false
   ) {
     self.init(
@@ -49,7 +49,7 @@ struct TextCapture {
   }
 
   init(
-    route: FieldRoute, depth: Int, form: Form, type: String?, isBase64: Bool = false,
+    route: FieldRoute, depth: Int, form: Form, type: TextType?, isBase64: Bool = false,
     isPermalink: Bool = true, unwrapsXHTMLDiv: Bool = false
   ) {
     self.unwrapsXHTMLDiv = unwrapsXHTMLDiv

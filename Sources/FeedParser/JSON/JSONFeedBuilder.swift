@@ -21,12 +21,15 @@ final class JSONFeedBuilder: JSONEventHandler {
   /// Nil until a `version` names a JSON Feed.
   @exclusivity(unchecked) private var version: FeedVersion?
   @exclusivity(unchecked) private var channel = FeedChannel(version: .json11)
+  /// The builder's rows of the channel (its 1.0 `author`), after the channel's own.
+  private let channelDraft = Block<JSONDraftFields>(ChannelFields.fieldCount)
   @exclusivity(unchecked) private var channelSent = false
-  @exclusivity(unchecked) private var feedAuthor: FeedPerson?
-  @exclusivity(unchecked) private var feedAuthorList: [FeedPerson] = []
-  @exclusivity(unchecked) private var item = JSONItemDraft()
-  @exclusivity(unchecked) private var person = FeedPerson()
-  @exclusivity(unchecked) private var attachment = JSONAttachmentDraft()
+  /// The item being read; nil outside an item's object.
+  @exclusivity(unchecked) private var item: JSONItemDraft?
+  /// The last item's storage, for the next item when nobody kept the last one.
+  @exclusivity(unchecked) private var spareItemStorage: RecordStorage?
+  /// The person being read (an author), in the channel's or the item's storage.
+  @exclusivity(unchecked) private var person: (storage: RecordStorage, block: Block<PersonFields>)?
   @exclusivity(unchecked) private var itemIndex = 0
   @exclusivity(unchecked) private var itemsWaitingForVersion: [FeedItem] = []
   /// A string's bytes without its C0 controls, when it has any (`ControlCharacters`).
@@ -45,6 +48,7 @@ final class JSONFeedBuilder: JSONEventHandler {
     self.maxDepth = maxDepth
     self.html = HTMLFieldTreatment(html)
     self.emit = emit
+    _ = channel.storage.appendSlots(JSONDraftFields.fieldCount)
   }
 
   /// How the document ended, once the parser has finished (or stopped).
@@ -72,9 +76,22 @@ final class JSONFeedBuilder: JSONEventHandler {
     }
     let child = context.child(key: key, isObject: isObject)
     switch child {
-    case .item: item = JSONItemDraft()
-    case .feedAuthor, .feedAuthorListEntry, .itemAuthor, .itemAuthorListEntry: person = FeedPerson()
-    case .attachment: attachment = JSONAttachmentDraft()
+    case .item:
+      item = JSONItemDraft(storage: takeItemStorage())
+    case .feedAuthor:
+      person = (channel.storage, newObject(at: channelDraft.slot(\.author), in: channel.storage))
+    case .feedAuthorListEntry:
+      person = (channel.storage, channel.storage.append(.root, \ChannelFields.authors))
+    case .itemAuthor:
+      if let item {
+        person = (item.storage, newObject(at: item.draft.slot(\.author), in: item.storage))
+      }
+    case .itemAuthorListEntry:
+      if let item { person = (item.storage, item.storage.append(item.item, \.authors)) }
+    case .attachment:
+      if let item {
+        _ = newObject(at: item.draft.slot(\.attachment), in: item.storage) as Block<EnclosureFields>
+      }
     default: break
     }
     stack.append((child, nil))
@@ -97,51 +114,84 @@ final class JSONFeedBuilder: JSONEventHandler {
       documentClosed = true
       if version != nil { sendChannel() }
     case .item: return finishItem()
-    case .feedAuthor: feedAuthor = person
-    case .feedAuthorListEntry: feedAuthorList.append(person)
-    case .itemAuthor: item.author = person
-    case .itemAuthorListEntry: item.authorList.append(person)
+    case .feedAuthor, .feedAuthorListEntry, .itemAuthor, .itemAuthorListEntry: person = nil
     case .attachment:
-      if let enclosure = attachment.enclosure { item.enclosures.append(enclosure) }
+      // An attachment without a URL, which the specification requires, is none.
+      if let item, let attachment = item.storage.existing(item.draft, \.attachment),
+        item.storage.has(attachment, \.url)
+      {
+        item.storage.copyValue(
+          from: item.storage, at: item.draft.slot(\.attachment),
+          to: item.storage.appendEntry(toListAt: item.item.slot(\.enclosures)))
+      }
     default: break
     }
     return true
   }
 
   private func finishItem() -> Bool {
-    let finished = treated(item.takeItem(index: itemIndex))
+    guard var draft = item.take() else { return true }
+    draft.finish()
+    treat(draft)
+    let index = itemIndex
     itemIndex += 1
     guard version != nil else {
-      itemsWaitingForVersion.append(finished)
+      itemsWaitingForVersion.append(FeedItem(index: index, storage: draft.storage))
       return true
     }
     sendChannel()
-    emit(.item(consume finished))
+    emit(.item(FeedItem(index: index, storage: draft.storage)))
+    // Used again for the next item when the item was let go (see `FeedDocumentBuilder`).
+    if isKnownUniquelyReferenced(&draft.storage) { spareItemStorage = draft.storage }
     return true
   }
 
-  /// The item as handed over: the feed's authors when it has none, `content_html` after
-  /// `--html` (its relative URIs resolved against the document's URL).
-  private func treated(_ item: consuming FeedItem) -> FeedItem {
-    var item = item
-    // JSON Feed 1.1: an item without authors has the feed's (those read so far: feeds write
-    // them before `items`).
-    if item.authors.isEmpty { item.authors = people(list: feedAuthorList, single: feedAuthor) }
-    if let content = item.contentUTF8 {
-      (item.contentUTF8, item.contentType) = html.apply(
-        content, type: item.contentType, base: documentURL)
+  /// The item as handed over: the feed's authors when it has none (JSON Feed 1.1: those read
+  /// so far; feeds write them before `items`), `content_html` after `--html` (its relative
+  /// URIs resolved against the document's URL).
+  private func treat(_ draft: borrowing JSONItemDraft) {
+    let storage = draft.storage
+    let item = draft.item
+    if storage.count(item, \.authors) == 0 {
+      JSONPeople.copyFeedAuthors(
+        list: Block<ChannelFields>.root.slot(\.authors), single: channelDraft.slot(\.author),
+        from: channel.storage, to: item.slot(\.authors), in: storage)
     }
-    return item
+    guard let content = storage.text(item, \.content) else { return }
+    let type = storage.value(item, \.contentType).map(TextType.init(mimeType:))
+    let (treated, newType) = html.apply(content, type: type, base: documentURL)
+    if let treated {
+      treated.withUnsafeBufferPointer { storage.setText(item, \.content, $0) }
+      storage.setType(item, \.contentType, newType)
+    }
+  }
+
+  /// A storage for the next item: the last one's, when nobody kept it, else a new one.
+  private func takeItemStorage() -> RecordStorage {
+    if let spare = spareItemStorage.take() {
+      spare.reset()
+      return spare
+    }
+    return RecordStorage(rootCount: ItemFields.fieldCount, bytes: 4096, slots: 256)
+  }
+
+  /// An empty object in the slot at `index`, replacing what it held.
+  private func newObject<Schema>(at index: Int, in storage: RecordStorage) -> Block<Schema> {
+    storage.clear(at: index)
+    return Block(storage.object(at: index, count: Schema.fieldCount))
   }
 
   private func sendChannel() {
     guard !channelSent, let version else { return }
     channelSent = true
     channel.version = version
-    channel.authors = people(list: feedAuthorList, single: feedAuthor)
+    JSONPeople.settle(
+      list: Block<ChannelFields>.root.slot(\.authors), single: channelDraft.slot(\.author),
+      in: channel.storage)
     emit(.channel(channel))
     for waiting in itemsWaitingForVersion { emit(.item(waiting)) }
     itemsWaitingForVersion = []
+    if !isKnownUniquelyReferenced(&channel.storage) { channel.storage = channel.storage.copy() }
   }
 
   // MARK: Values
@@ -162,20 +212,30 @@ final class JSONFeedBuilder: JSONEventHandler {
     switch context {
     case .feed: return feedString(bytes)
     case .item: itemString(bytes)
-    case .tagList: item.tags.append(String(decoding: bytes, as: UTF8.self))
+    case .tagList:
+      if let item, !bytes.isEmpty { item.storage.append(item.item, \.categories, text: bytes) }
     case .hub:
-      if key == .url, let hub = url(bytes) { channel.hubs.append(hub) }
+      if key == .url, let hub = Self.trimmed(bytes) {
+        let storage = channel.storage
+        storeURL(
+          hub, in: storage,
+          at: storage.appendEntry(toListAt: Block<ChannelFields>.root.slot(\.hubs)))
+      }
     case .attachment:
+      guard let item, let attachment = item.storage.existing(item.draft, \.attachment) else {
+        break
+      }
       switch key {
-      case .url: attachment.url = url(bytes)
-      case .mimeType: attachment.type = text(bytes)
-      case .title: attachment.title = text(bytes)
+      case .url: storeURL(bytes, in: item.storage, at: attachment.slot(\.url))
+      case .mimeType: Self.store(bytes, in: item.storage, at: attachment.slot(\.type))
+      case .title: Self.store(bytes, in: item.storage, at: attachment.slot(\.title))
       default: break
       }
     case let context where context.isPerson:
+      guard let person else { break }
       switch key {
-      case .name: person.name = text(bytes)
-      case .url: person.uri = url(bytes)
+      case .name: Self.store(bytes, in: person.storage, at: person.block.slot(\.name))
+      case .url: storeURL(bytes, in: person.storage, at: person.block.slot(\.uri))
       default: break
       }
     default: break
@@ -184,6 +244,8 @@ final class JSONFeedBuilder: JSONEventHandler {
   }
 
   private func feedString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let storage = channel.storage
+    let root = Block<ChannelFields>.root
     switch key {
     case .version:
       let text = String(decoding: bytes, as: UTF8.self)
@@ -194,32 +256,40 @@ final class JSONFeedBuilder: JSONEventHandler {
       // Items read before the version (an unusual key order) can go now.
       if !itemsWaitingForVersion.isEmpty { sendChannel() }
     case .title:
-      channel.title = trimmed(bytes)
-      channel.titleType = channel.title == nil ? nil : "text/plain"
-    case .homePageURL: channel.link = url(bytes)
-    case .feedURL: channel.selfLink = url(bytes)
-    case .description: channel.description = text(bytes)
-    case .icon: channel.image = url(bytes)
-    case .favicon: channel.icon = url(bytes)
-    case .language: channel.language = text(bytes)
+      if let title = Self.trimmed(bytes) {
+        storage.setText(root, \.title, UnsafeBufferPointer(rebasing: title))
+        storage.setText(root, \.titleType, "text/plain")
+      } else {
+        storage.clear(root, \.title)
+        storage.clear(root, \.titleType)
+      }
+    case .homePageURL: storeURL(bytes, in: storage, at: root.slot(\.link))
+    case .feedURL: storeURL(bytes, in: storage, at: root.slot(\.selfLink))
+    case .description: Self.store(bytes, in: storage, at: root.slot(\.description))
+    case .icon: storeURL(bytes, in: storage, at: root.slot(\.image))
+    case .favicon: storeURL(bytes, in: storage, at: root.slot(\.icon))
+    case .language: Self.store(bytes, in: storage, at: root.slot(\.language))
     default: break
     }
     return true
   }
 
   private func itemString(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let item else { return }
+    let storage = item.storage
     switch key {
-    case .id: item.id = text(bytes)
-    case .url: item.url = url(bytes)
-    case .externalURL: item.externalURL = url(bytes)
-    case .title: item.title = trimmed(bytes)
-    case .contentHTML: item.contentHTML = bytes.isEmpty ? nil : Array(bytes)
-    case .contentText: item.contentText = bytes.isEmpty ? nil : Array(bytes)
-    case .summary: item.summary = bytes.isEmpty ? nil : Array(bytes)
-    case .image: item.image = url(bytes)
-    case .datePublished: item.published = date(bytes)
-    case .dateModified: item.updated = date(bytes)
-    case .language: item.language = text(bytes)
+    case .id: Self.store(bytes, in: storage, at: item.item.slot(\.id))
+    case .url: storeURL(bytes, in: storage, at: item.draft.slot(\.url))
+    case .externalURL: storeURL(bytes, in: storage, at: item.draft.slot(\.externalURL))
+    case .title:
+      Self.store(Self.trimmed(bytes) ?? bytes[0..<0], in: storage, at: item.item.slot(\.title))
+    case .contentHTML: Self.store(bytes, in: storage, at: item.item.slot(\.content))
+    case .contentText: Self.store(bytes, in: storage, at: item.draft.slot(\.contentText))
+    case .summary: Self.store(bytes, in: storage, at: item.item.slot(\.summary))
+    case .image: storeURL(bytes, in: storage, at: item.item.slot(\.image))
+    case .datePublished: storeDate(bytes, in: storage, item.item, \.published)
+    case .dateModified: storeDate(bytes, in: storage, item.item, \.updated)
+    case .language: Self.store(bytes, in: storage, at: item.item.slot(\.language))
     default: break
     }
   }
@@ -227,11 +297,18 @@ final class JSONFeedBuilder: JSONEventHandler {
   func jsonNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     switch (context, key) {
     // JSON Feed 1.1 asks readers to take a numeric id as its text.
-    case (.item, .id): item.id = text(bytes)
-    case (.attachment, .sizeInBytes): attachment.length = Self.integer(bytes)
+    case (.item, .id):
+      if let item { Self.store(bytes, in: item.storage, at: item.item.slot(\.id)) }
+    case (.attachment, .sizeInBytes):
+      if let item, let attachment = item.storage.existing(item.draft, \.attachment) {
+        item.storage.set(attachment, \.length, Self.integer(bytes))
+      }
     case (.attachment, .durationInSeconds):
-      attachment.duration = Double(String(decoding: bytes, as: UTF8.self)).flatMap {
-        $0.isFinite && $0 >= 0 ? $0 : nil
+      if let item, let attachment = item.storage.existing(item.draft, \.attachment) {
+        let seconds = Double(String(decoding: bytes, as: UTF8.self)).flatMap {
+          $0.isFinite && $0 >= 0 ? $0 : nil
+        }
+        item.storage.set(attachment, \.duration, seconds)
       }
     case (.feed, .version):
       return stop(.notAFeed, "the document is JSON, not a JSON Feed (a numeric version)")
@@ -241,7 +318,9 @@ final class JSONFeedBuilder: JSONEventHandler {
   }
 
   func jsonBool(_ value: Bool) -> Bool {
-    if context == .feed, key == .expired { channel.expired = value }
+    if context == .feed, key == .expired {
+      channel.storage.set(RecordSlot(flag: value), at: Block<ChannelFields>.root.slot(\.expired))
+    }
     return true
   }
 
@@ -254,30 +333,50 @@ final class JSONFeedBuilder: JSONEventHandler {
     return false
   }
 
-  private func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+  /// Stores `bytes` at `index`, or empties the slot for no bytes: a later key's empty value
+  /// takes an earlier one's place, as an assignment would.
+  private static func store(
+    _ bytes: UnsafeBufferPointer<UInt8>, in storage: RecordStorage, at index: Int
+  ) {
+    if bytes.isEmpty { storage.clear(at: index) } else { storage.setText(bytes, at: index) }
   }
 
-  private func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+  private static func store(
+    _ bytes: Slice<UnsafeBufferPointer<UInt8>>, in storage: RecordStorage, at index: Int
+  ) {
+    store(UnsafeBufferPointer(rebasing: bytes), in: storage, at: index)
+  }
+
+  /// The bytes without surrounding white space, nil when that leaves nothing.
+  private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>)
+    -> Slice<UnsafeBufferPointer<UInt8>>?
+  {
     var slice = bytes[...]
     while let first = slice.first, first.isJSONSpace { slice = slice.dropFirst() }
     while let last = slice.last, last.isJSONSpace { slice = slice.dropLast() }
-    return slice.isEmpty ? nil : String(decoding: slice, as: UTF8.self)
+    return slice.isEmpty ? nil : slice
   }
 
-  private func url(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    trimmed(bytes).map { URIResolver.resolve($0, against: documentURL) }
+  /// A URL resolved against the document's URL, or nothing for a blank one.
+  private func storeURL(
+    _ bytes: UnsafeBufferPointer<UInt8>, in storage: RecordStorage, at index: Int
+  ) {
+    guard let trimmed = Self.trimmed(bytes) else { return storage.clear(at: index) }
+    storeURL(trimmed, in: storage, at: index)
   }
 
-  private func date(_ bytes: UnsafeBufferPointer<UInt8>) -> FeedDate? {
-    guard let text = trimmed(bytes) else { return nil }
-    return FeedDateParser.parse(text).map { .instant($0) } ?? .raw(text)
+  private func storeURL(
+    _ trimmed: Slice<UnsafeBufferPointer<UInt8>>, in storage: RecordStorage, at index: Int
+  ) {
+    storage.setURL(UnsafeBufferPointer(rebasing: trimmed), at: index, base: documentURL)
   }
 
-  private func people(list: [FeedPerson], single: FeedPerson?) -> [FeedPerson] {
-    // 1.1's `authors` supersedes 1.0's `author`; publishers may give both for old readers.
-    let people = list.isEmpty ? single.map { [$0] } ?? [] : list
-    return people.filter { $0.name != nil || $0.uri != nil }
+  private func storeDate(
+    _ bytes: UnsafeBufferPointer<UInt8>, in storage: RecordStorage, _ block: Block<ItemFields>,
+    _ field: KeyPath<ItemFields, Field<FeedDate>>
+  ) {
+    guard let trimmed = Self.trimmed(bytes) else { return storage.clear(block, field) }
+    storage.setDate(block, field, UnsafeBufferPointer(rebasing: trimmed))
   }
 
   /// `size_in_bytes` as an integer; a number with a fraction or an exponent is not one.

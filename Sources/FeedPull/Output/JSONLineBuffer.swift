@@ -8,7 +8,8 @@ import FeedPullSupport
 /// values are left out (docs/format.md: never `null`, never `""`).
 struct JSONLineBuffer: ~Copyable {
   private(set) var bytes = OutputBytes()
-  private var needsComma = false
+  /// Whether the next key needs a comma before it (something was written in this object).
+  var needsComma = false
 
   var isEmpty: Bool { bytes.isEmpty }
 
@@ -41,13 +42,7 @@ struct JSONLineBuffer: ~Copyable {
   /// An instant as RFC 3339 text, written in place.
   mutating func field(_ key: StaticString, instant seconds: Int64) {
     appendKey(key)
-    let length = FeedDateParser.rfc3339Length
-    bytes.append(atMost: length + 2) { out in
-      out[0] = UInt8(ascii: "\"")
-      FeedDateParser.writeRFC3339(seconds, to: out + 1)
-      out[length + 1] = UInt8(ascii: "\"")
-      return length + 2
-    }
+    appendInstant(seconds)
   }
 
   mutating func field(_ key: StaticString, _ value: Int?) {
@@ -251,6 +246,53 @@ struct JSONLineBuffer: ~Copyable {
     return bytes.count > fieldsStart + 1
   }
 
+  /// A key already quoted with its colon (`"title":`, a table row's), after a comma when one is
+  /// due. Keys are a few bytes long: copied a byte at a time, as `appendKey` does.
+  @inline(__always)
+  mutating func appendQuotedKey(_ quoted: UnsafeBufferPointer<UInt8>) {
+    let comma = needsComma
+    needsComma = true
+    let length = quoted.count
+    let name = quoted.baseAddress!
+    bytes.append(atMost: length &+ 1) { out in
+      var at = 0
+      if comma {
+        out[0] = UInt8(ascii: ",")
+        at = 1
+      }
+      var index = 0
+      while index < length {
+        out[at &+ index] = name[index]
+        index &+= 1
+      }
+      return at &+ length
+    }
+  }
+
+  /// An instant as RFC 3339 text, quoted, written in place.
+  mutating func appendInstant(_ seconds: Int64) {
+    let length = FeedDateParser.rfc3339Length
+    bytes.append(atMost: length + 2) { out in
+      out[0] = UInt8(ascii: "\"")
+      FeedDateParser.writeRFC3339(seconds, to: out + 1)
+      out[length + 1] = UInt8(ascii: "\"")
+      return length + 2
+    }
+  }
+
+  /// One byte of JSON syntax.
+  @inline(__always)
+  mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
+
+  /// How many bytes are written, to drop back to when a value turns out empty.
+  var count: Int { bytes.count }
+
+  /// Drops the bytes from `count` on and restores the comma state from before them.
+  mutating func dropBack(to count: Int, needsComma: Bool) {
+    bytes.removeLast(from: count)
+    self.needsComma = needsComma
+  }
+
   /// A literal key, copied a byte at a time: keys are a few bytes long, and the copy through
   /// `withUTF8Buffer` and `memcpy` was about 120 instructions a key (a podcast item has some
   /// sixty keys; callgrind).
@@ -280,11 +322,11 @@ struct JSONLineBuffer: ~Copyable {
     }
   }
 
-  private mutating func appendStatic(_ text: StaticString) {
+  mutating func appendStatic(_ text: StaticString) {
     text.withUTF8Buffer { bytes.append($0) }
   }
 
-  private mutating func appendDecimal(_ value: Int64) {
+  mutating func appendDecimal(_ value: Int64) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     let start = bytes.count
@@ -309,7 +351,7 @@ struct JSONLineBuffer: ~Copyable {
     }
   }
 
-  private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+  mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
     let count = utf8.count
     // Most strings (a URL, a name, a type) fit one block: quotes and text with one reservation.
     if count <= 4096 {

@@ -16,13 +16,19 @@ struct ItemKeys: Equatable {
     var content = StableHash.seed
     StableHash.add(item.title, to: &content)
     StableHash.add(Self.dateText(item.published ?? item.updated), to: &content)
-    StableHash.add(item.contentUTF8 ?? item.summaryUTF8, to: &content)
+    item.withText(\.content) { body in
+      if let body {
+        StableHash.add(body, to: &content)
+      } else {
+        item.withText(\.summary) { Self.add($0, to: &content) }
+      }
+    }
     self.content = Int64(bitPattern: content)
     var fingerprint = StableHash.seed
     StableHash.add(item.title, to: &fingerprint)
     StableHash.add(item.link, to: &fingerprint)
-    StableHash.add(item.summaryUTF8, to: &fingerprint)
-    StableHash.add(item.contentUTF8, to: &fingerprint)
+    item.withText(\.summary) { Self.add($0, to: &fingerprint) }
+    item.withText(\.content) { Self.add($0, to: &fingerprint) }
     for enclosure in item.enclosures { StableHash.add(enclosure.url, to: &fingerprint) }
     self.fingerprint = Int64(bitPattern: fingerprint)
   }
@@ -33,6 +39,15 @@ struct ItemKeys: Equatable {
     case .id: id ?? link ?? content
     case .link: link ?? content
     case .hash: content
+    }
+  }
+
+  /// The item's text where it lies; absent differs from empty, as in `StableHash`.
+  private static func add(_ bytes: UnsafeBufferPointer<UInt8>?, to hash: inout UInt64) {
+    if let bytes {
+      StableHash.add(bytes, to: &hash)
+    } else {
+      StableHash.add(nil as [UInt8]?, to: &hash)
     }
   }
 

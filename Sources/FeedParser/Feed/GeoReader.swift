@@ -10,7 +10,7 @@ enum GeoElement: UInt8 {
 /// GeoRSS writes latitude first; GML does too in the latitude/longitude systems GeoRSS uses,
 /// and keeps its axes as written in any other (as feedparser does). GML counts only inside
 /// `georss:where`.
-enum GeoFields {
+enum GeoReader {
   static let geoRSSRows: [(String, FieldRoute)] = [
     ("point", .geo(.point)), ("line", .geo(.line)), ("polygon", .geo(.polygon)),
     ("box", .geo(.box)), ("elev", .geo(.elevation)), ("where", .geo(.whereContainer)),
@@ -28,8 +28,8 @@ enum GeoFields {
     ("Point", .geo(.whereContainer)),
   ]
 
-  static func start<Record: NamespacedRecord>(
-    _ element: GeoElement, _ attributes: XMLAttributes, _ record: inout Record,
+  static func start(
+    _ element: GeoElement, _ attributes: XMLAttributes, _ record: NamespacedRecord,
     _ scope: inout NamespaceScope
   ) -> FieldStart {
     switch element {
@@ -67,9 +67,11 @@ enum GeoFields {
     }
   }
 
-  static func text<Record: NamespacedRecord>(
-    _ element: GeoElement, _ text: String, _ record: inout Record, _ scope: inout NamespaceScope
+  static func text(
+    _ element: GeoElement, _ bytes: UnsafeBufferPointer<UInt8>, _ record: NamespacedRecord,
+    _ scope: inout NamespaceScope
   ) {
+    let text = String(decoding: bytes, as: UTF8.self)
     let numbers = text.split(whereSeparator: { $0 == " " || $0 == "," || $0.isWhitespace })
       .map { Double($0) }
     guard !numbers.isEmpty, numbers.allSatisfy({ $0 != nil }) else { return }
@@ -87,11 +89,11 @@ enum GeoFields {
       }
       let expected = kind == .point ? 1 : kind == .box ? 2 : nil
       if let expected, positions.count != expected { return }
-      record.geo = GeoGeometry(kind: kind, positions: positions)
+      record.setGeo(GeoGeometry(kind: kind, positions: positions))
     case .elevation:
       guard values.count == 1, var geo = record.geo else { return }
       geo.positions = geo.positions.map { $0.count == 2 ? $0 + [values[0]] : $0 }
-      record.geo = geo
+      record.setGeo(geo)
     case .gmlPos, .gmlPosList, .gmlLowerCorner, .gmlUpperCorner:
       guard record.geo == nil, let kind = scope.gml.kind else { return }
       let size = scope.gml.dimension
@@ -106,10 +108,10 @@ enum GeoFields {
         return
       case .gmlUpperCorner:
         guard let lower = scope.gml.lowerCorner, let upper = positions.first else { return }
-        record.geo = GeoGeometry(kind: .box, positions: [lower, upper])
+        record.setGeo(GeoGeometry(kind: .box, positions: [lower, upper]))
       default:
         if kind == .point && positions.count != 1 { return }
-        record.geo = GeoGeometry(kind: kind, positions: positions)
+        record.setGeo(GeoGeometry(kind: kind, positions: positions))
       }
     case .w3cLatitude, .w3cLongitude:
       guard values.count == 1 else { return }
@@ -121,7 +123,7 @@ enum GeoFields {
       if record.geo == nil, let latitude = scope.w3cPoint.latitude,
         let longitude = scope.w3cPoint.longitude
       {
-        record.geo = GeoGeometry(kind: .point, positions: [[longitude, latitude]])
+        record.setGeo(GeoGeometry(kind: .point, positions: [[longitude, latitude]]))
       }
     default:
       break

@@ -1,0 +1,144 @@
+import FeedParser
+
+/// A record's table rows as JSON, written from where the values lie in its storage: each row in
+/// its table's order, under its key, the text escaped straight from the storage's bytes. No
+/// field is named here: a row added to a table (`ItemFields`, `ITunesFields`, …) is written with
+/// no change to this file. A slot says what it holds, so the writer needs of the table only its
+/// keys, its options and its nested tables (`RecordTable.PackedRow`).
+extension JSONLineBuffer {
+  /// Writes the rows of `table` from the block at `block` of `storage`, each value that is set
+  /// (docs/format.md: nothing empty is written).
+  mutating func writeRows(_ table: RecordTable, of storage: RecordStorage, block: Int) {
+    writeRows(table.packed, of: storage, block: block)
+  }
+
+  /// `writeRows` by the table's rows, which the nested objects reach without a reference
+  /// count.
+  private mutating func writeRows(
+    _ rows: UnsafeBufferPointer<RecordTable.PackedRow>, of storage: RecordStorage, block: Int
+  ) {
+    var previousWritten = false
+    var index = 0
+    while index < rows.count {
+      let row = rows[index]
+      let slot = storage[block &+ index]
+      index &+= 1
+      if slot.kind == .empty || (row.options.contains(.typeOfPrevious) && !previousWritten) {
+        previousWritten = false
+        continue
+      }
+      previousWritten = writeRow(row, slot, storage, at: block &+ index &- 1)
+    }
+  }
+
+  /// One row's key and value; false when nothing was written (an empty text, object or list).
+  private mutating func writeRow(
+    _ row: RecordTable.PackedRow, _ slot: RecordSlot, _ storage: RecordStorage, at index: Int
+  ) -> Bool {
+    switch slot.kind {
+    case .text:
+      let text = storage.text(of: slot)
+      guard !text.isEmpty else { return false }
+      appendQuotedKey(row.quotedKey)
+      appendString(utf8: text)
+    case .rawDate:
+      guard !row.options.contains(.noRawDate) else { return false }
+      let text = storage.text(of: slot)
+      guard !text.isEmpty else { return false }
+      appendQuotedKey(row.quotedRawKey)
+      appendString(utf8: text)
+    case .flag:
+      guard slot.isTrue || !row.options.contains(.onlyWhenTrue) else { return false }
+      appendQuotedKey(row.quotedKey)
+      appendStatic(slot.isTrue ? "true" : "false")
+    case .object, .list, .box:
+      let start = count
+      let hadComma = needsComma
+      appendQuotedKey(row.quotedKey)
+      guard writeValue(slot, storage, at: index, rows: row.rows) else {
+        dropBack(to: start, needsComma: hadComma)
+        return false
+      }
+    case .integer, .number, .instant:
+      appendQuotedKey(row.quotedKey)
+      _ = writeValue(slot, storage, at: index, rows: row.rows)
+    case .empty, .entry:
+      return false
+    }
+    return true
+  }
+
+  /// A value without its key: a string, a number, an object (its rows by `table`), a list;
+  /// false when it wrote nothing (an empty text, or an object or list with nothing in it, which
+  /// the caller then drops).
+  private mutating func writeValue(
+    _ slot: RecordSlot, _ storage: RecordStorage, at index: Int,
+    rows: UnsafeBufferPointer<RecordTable.PackedRow>
+  ) -> Bool {
+    switch slot.kind {
+    case .text, .rawDate:
+      let text = storage.text(of: slot)
+      guard !text.isEmpty else { return false }
+      appendString(utf8: text)
+    case .integer: appendDecimal(slot.integer)
+    case .number:
+      guard slot.number.isFinite else { return false }
+      appendNumber(slot.number)
+    case .flag: appendStatic(slot.isTrue ? "true" : "false")
+    case .instant: appendInstant(slot.integer)
+    case .object:
+      guard !rows.isEmpty else { return false }
+      let hadComma = needsComma
+      appendByte(UInt8(ascii: "{"))
+      let fieldsStart = count
+      needsComma = false
+      writeRows(rows, of: storage, block: slot.block)
+      appendByte(UInt8(ascii: "}"))
+      needsComma = hadComma
+      return count > fieldsStart &+ 1
+    case .list:
+      let hadComma = needsComma
+      appendByte(UInt8(ascii: "["))
+      let elementsStart = count
+      // By the entries' links: a closure over the list retained the storage for each.
+      var entry = slot.firstEntry
+      while entry != 0 {
+        let start = count
+        needsComma = false
+        if start > elementsStart { appendByte(UInt8(ascii: ",")) }
+        if !writeValue(storage[entry &+ 1], storage, at: entry &+ 1, rows: rows) {
+          dropBack(to: start, needsComma: false)
+        }
+        entry = storage[entry].nextEntry
+      }
+      needsComma = hadComma
+      guard count > elementsStart else { return false }
+      appendByte(UInt8(ascii: "]"))
+    case .box:
+      return writeBox(storage.boxes(at: index))
+    case .empty, .entry:
+      return false
+    }
+    return true
+  }
+
+  /// A boxed value: the types whose shape the rows do not describe.
+  private mutating func writeBox(_ value: (any Sendable)?) -> Bool {
+    switch value {
+    case let geo as GeoGeometry:
+      writeGeometry(geo)
+      return true
+    case let extensions as FeedExtensions:
+      guard !extensions.isEmpty else { return false }
+      let hadComma = needsComma
+      appendByte(UInt8(ascii: "{"))
+      needsComma = false
+      JSONLinesEncoding.extensionElements(extensions, to: &self)
+      appendByte(UInt8(ascii: "}"))
+      needsComma = hadComma
+      return true
+    default:
+      return false
+    }
+  }
+}
