@@ -17,8 +17,9 @@ import subprocess
 from common import (LOOPBACK, Stats, count_item_lines, exit_note, print_table, progress,
                     run_measured, verdict, which)
 from fetch_many import FEEDS, JOBS, Nginx, corpus_dir
+from parse_throughput import feedpull_argv
 
-TARGET_RATIO = 1.3  # issue 28: feedpull within 1.3x the C baseline, in wall and in CPU time
+TARGET_RATIO = 1.3  # the target: feedpull within 1.3x the C baseline, in wall and in CPU time
 RUN_TIMEOUT = 60
 
 
@@ -79,7 +80,8 @@ class HTTPSNginx(Nginx):
 
 
 def run(ctx):
-    title = "8. Fetch many over HTTPS: `feedpull -j 16 --cacert ca.pem -i urls.txt > /dev/null`"
+    title = ("8. Fetch many over HTTPS: "
+             "`feedpull -j 16 --html raw --cacert ca.pem -i urls.txt > /dev/null`")
     missing = [tool for tool in ("nginx", "openssl", "curl") if not which(tool)]
     if missing:
         print_table(title, ["tool"], [], ["%s: not installed, section skipped."
@@ -102,8 +104,10 @@ def run(ctx):
         for url in urls:
             f.write('url = "%s"\noutput = "/dev/null"\n' % url)
     tools = [
-        ("feedpull", [ctx.feedpull, "--format", "jsonl", "-q", "-j", str(JOBS), "--per-host",
-                      str(JOBS), "--host-delay", "0", "--cacert", ca, "-i", url_file],
+        # As the parse section runs it (JSON Lines, `--html raw`): the C baseline writes the
+        # HTML as the feed gives it, and sanitizing is the parse section's own row.
+        ("feedpull", feedpull_argv(ctx) + ["-q", "-j", str(JOBS), "--per-host", str(JOBS),
+                                           "--host-delay", "0", "--cacert", ca, "-i", url_file],
          b'"type":"item"'),
         ("C curl multi + SAX push (baseline)", [ctx.multi_baseline, "-j", str(JOBS),
                                                 "--cacert", ca, url_file], b'"type":"item"'),
