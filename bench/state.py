@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Subscription state figures (issue 10): state size per source and per remembered item, and a
-`--due` run over a state of 100,000 sources with 1,000 due (wall time, peak RSS).
+"""Subscription state figures: state size per source and per remembered item; peak memory of a
+one-shot run over 10,000 and 100,000 sources with and without --state (it must not grow with
+the number of sources); and `--due` runs over a state of --sources sources with --due of them
+due (wall time, peak RSS), alone and with the whole list given (`-i`, every source named: the
+due ones pulled, the others ending `skipped: not_due`).
 
-    bench/state.py [--feedpull .build/release/feedpull] [--runs 5]
+    bench/state.py [--feedpull .build/release/feedpull] [--runs 5] [--sources 1000000]
 
 Sizes come from feedpull itself pulling local files with --state (the file is checkpointed and
-measured). The 100,000-source state is made by feedpull for its schema and then filled with
-Python's sqlite3 (rows shaped like the ones feedpull writes: its own exported state JSON, with
-the source name changed); the 1,000 due sources are small local feeds, so the run measures the
-state work and local parsing, no network. Every figure is the median of --runs runs (min–max).
-Wall time and peak RSS come from /usr/bin/time.
+measured). The large state is made by feedpull for its schema and one pulled row, then filled
+with Python's sqlite3 (every row a copy of that one's columns, with the source name changed);
+the due sources are small local feeds, so the runs measure the state work and local parsing, no
+network. Every figure is the median of --runs runs (min–max). Wall time and peak RSS come from
+/usr/bin/time.
 """
 
 import argparse
@@ -21,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def feed(name, items):
@@ -85,6 +89,25 @@ def sizes(feedpull, work):
     return per_source, per_item, results
 
 
+def wal_bytes_written(argv, state):
+    """Bytes the run writes to the state's write-ahead log (strace: every pwrite64 to the
+    descriptor it opened `-wal` on) and the size of the state it leaves (checkpointed)."""
+    trace = state + ".strace"
+    subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat,pwrite64", "-o", trace] + argv,
+                   stdout=subprocess.DEVNULL, check=True)
+    wal_fds, written = set(), 0
+    with open(trace) as lines:
+        for line in lines:
+            if "openat(" in line and state + '-wal"' in line and "= " in line:
+                wal_fds.add(line.rsplit("= ", 1)[1].split()[0])
+            elif "pwrite64(" in line and "= " in line:
+                fd = line.split("pwrite64(", 1)[1].split(",", 1)[0]
+                if fd in wal_fds:
+                    written += int(line.rsplit("= ", 1)[1].split()[0])
+    os.remove(trace)
+    return written, checkpointed_size(state)
+
+
 def big_state(feedpull, work, total, due):
     """A state of `total` sources, `due` of them due (local feeds), the rest next week."""
     folder = os.path.join(work, "big")
@@ -93,36 +116,79 @@ def big_state(feedpull, work, total, due):
     with open(sample, "w") as out:
         out.write(feed("sample", 10))
     state = os.path.join(folder, "state.db")
+    # feedpull makes the file, its schema and one row of a pulled source: the others copy it.
     subprocess.run([feedpull, "-f", "jsonl", "--state", state, sample],
                    stdout=subprocess.DEVNULL, check=True)
-    exported = subprocess.run([feedpull, "state", "export", "--state", state],
-                              capture_output=True, text=True, check=True).stdout
-    template = json.loads(exported.splitlines()[0])
+    db = sqlite3.connect(state)
+    columns = [row[1] for row in db.execute("PRAGMA table_info(sources)")
+               if row[1] not in ("id", "source", "next_check_at", "lease_until", "lease_owner")]
+    template = db.execute("SELECT %s FROM sources" % ", ".join(columns)).fetchone()
     due_paths = []
     for i in range(due):
         path = os.path.join(folder, f"due{i}.xml")
         with open(path, "w") as out:
             out.write(feed(f"due{i}", 10))
         due_paths.append(path)
-    later = template["nextCheckAt"] + 7 * 86400
-    rows = []
-    for i in range(total):
-        source = due_paths[i] if i < due else f"https://host{i % 5000}.example/feed/{i}.xml"
-        row_state = dict(template, source=source)
-        next_check = 0 if i < due else later
-        row_state["nextCheckAt"] = next_check
-        rows.append((source, next_check, json.dumps(row_state)))
-    db = sqlite3.connect(state)
+    later = int(time.time()) + 7 * 86400
+
+    def rows():
+        for i in range(total):
+            source = due_paths[i] if i < due else f"https://host{i % 5000}.example/feed/{i}.xml"
+            yield (source, 0 if i < due else later) + tuple(template)
+
     db.execute("DELETE FROM items")
     db.execute("DELETE FROM sources")
-    db.executemany("INSERT INTO sources(source, next_check_at, state) VALUES(?, ?, ?)", rows)
+    db.executemany("INSERT INTO sources(source, next_check_at, %s) VALUES(?, ?, %s)" % (
+        ", ".join(columns), ", ".join("?" * len(columns))), rows())
     db.commit()
     db.close()
     checkpointed_size(state)
     listing = os.path.join(folder, "list.txt")
     with open(listing, "w") as out:
-        out.write("\n".join(r[0] for r in rows))
+        for i in range(total):
+            out.write((due_paths[i] if i < due else
+                       f"https://host{i % 5000}.example/feed/{i}.xml") + "\n")
     return state, listing
+
+
+def flat_memory(feedpull, work, counts, runs):
+    """Peak RSS of a one-shot run over N local sources (one small feed, hard-linked N times),
+    with and without --state: memory must not grow with the number of sources."""
+    folder = os.path.join(work, "flat")
+    os.makedirs(folder)
+    first = os.path.join(folder, "f0.xml")
+    with open(first, "w") as out:
+        out.write(feed("flat", 5))
+    print("| one-shot run over N local sources | without state: wall, peak RSS | with --state: "
+          "wall, peak RSS |\n| --- | --- | --- |")
+    made = 1
+    for count in counts:
+        for i in range(made, count):
+            os.link(first, os.path.join(folder, f"f{i}.xml"))
+        made = max(made, count)
+        listing = os.path.join(folder, f"list{count}.txt")
+        with open(listing, "w") as out:
+            out.write("\n".join(os.path.join(folder, f"f{i}.xml") for i in range(count)) + "\n")
+        cells = []
+        for with_state in (False, True):
+            walls, rsses = [], []
+            for _ in range(runs):
+                state = os.path.join(folder, "state.db")
+                for suffix in ("", "-wal", "-shm"):
+                    if os.path.exists(state + suffix):
+                        os.remove(state + suffix)
+                argv = [feedpull, "-f", "jsonl", "-i", listing]
+                if with_state:
+                    argv += ["--state", state]
+                wall, rss, status, ends = measured(argv)
+                if status != 0 or ends != count:
+                    sys.exit(f"flat run failed: status {status}, {ends} ends of {count}")
+                walls.append(wall)
+                rsses.append(rss)
+            cells.append(f"{statistics.median(walls):.2f} s, "
+                         f"{statistics.median(rsses) / 1024:.1f} MiB")
+        print(f"| {count:,} | {cells[0]} | {cells[1]} |")
+    print()
 
 
 def median_run(argv, state, runs, expected_ends):
@@ -158,6 +224,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sources", type=int, default=100_000)
     parser.add_argument("--due", type=int, default=1_000)
+    parser.add_argument("--flat", default="10000,100000",
+                        help="source counts of the one-shot memory runs (empty: none)")
     args = parser.parse_args()
     feedpull = os.path.abspath(args.feedpull)
     work = tempfile.mkdtemp(prefix="feedpull-state-bench-")
@@ -167,6 +235,18 @@ def main():
         print(f"| per source | {per_source:.0f} | ≤ 1024 |")
         print(f"| per remembered item | {per_item:.0f} | ≤ 200 |")
         print(f"\n(2,000 sources: {raw[1]:,} bytes with 1 item each, {raw[51]:,} with 51)\n")
+        if shutil.which("strace"):
+            folder = os.path.join(work, "size51")
+            state = os.path.join(work, "wal.db")
+            written, size = wal_bytes_written(
+                [feedpull, "-f", "jsonl", "--state", state, "-i", os.path.join(folder, "list.txt")],
+                state)
+            print(f"First pull of 2,000 sources with 51 items each: {written:,} bytes written to "
+                  f"the WAL for a state of {size:,} bytes ({written / size:.1f}×; "
+                  f"{written / 2000:,.0f} bytes a source).\n")
+
+        if args.flat:
+            flat_memory(feedpull, work, [int(n) for n in args.flat.split(",")], args.runs)
 
         state, listing = big_state(feedpull, work, args.sources, args.due)
         print(f"| {args.sources:,} sources, {args.due:,} due | wall | peak RSS |")
@@ -178,9 +258,10 @@ def main():
             [feedpull, "-f", "jsonl", "--state", "STATE", "--due"], idle, args.runs, 0))
         show(f"`--due`, {args.due:,} due (pick + pull {args.due:,} local feeds)", *median_run(
             [feedpull, "-f", "jsonl", "--state", "STATE", "--due"], state, args.runs, args.due))
+        # Every source of the list ends: the due ones pulled, the others `skipped: not_due`.
         show(f"`--due -i` a list of {args.sources:,}, {args.due:,} due", *median_run(
             [feedpull, "-f", "jsonl", "--state", "STATE", "--due", "-i", listing], state,
-            args.runs, args.due))
+            args.runs, args.sources))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

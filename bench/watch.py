@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Watch mode figures (issue 11): the cost of an idle watch, a pass of a watch against a
-one-shot `--state --due` run, and a bounded soak (RSS, open fds and state size across passes).
+"""Watch mode figures: the cost of an idle watch, a pass of a watch against a one-shot
+`--state --due` run, a bounded soak (RSS, open fds and state size across passes), and the memory
+a watch holds per source.
 
-    bench/watch.py [--feedpull .build/release/feedpull] [--section idle|pass|soak|all]
+    bench/watch.py [--feedpull .build/release/feedpull] [--section idle|pass|soak|memory|all]
 
 idle: 10,000 local sources put in a state by a one-shot run (--min-interval 1h), then a watch
       over the same list with nothing due; CPU (user + system) and voluntary context switches of
@@ -12,6 +13,9 @@ pass: 1,000 due local sources: a one-shot `--state --due` run against a watch on
 soak: 500 http sources on a threaded server on 127.0.0.1 (the same ten items; with --publish a
       new item per feed every two seconds) watched with --min-interval 1s for 50 passes; RSS,
       fds and state size per pass.
+memory: a watch of 1, 100,000 and 1,000,000 sources that are in the state and not due (each
+      ends `not_due` once, then the watch sleeps); its RSS once loaded, and the bytes each source
+      costs beyond the watch of one.
 Every server is bound to 127.0.0.1; every process started here is stopped by its pid.
 """
 
@@ -161,7 +165,7 @@ def one_pass(feedpull, work, count=1_000, runs=3):
                    stdout=subprocess.DEVNULL, check=True)
     import sqlite3
     db = sqlite3.connect(base)
-    db.execute("UPDATE sources SET next_check_at = 0, state = json_set(state, '$.nextCheckAt', 0)")
+    db.execute("UPDATE sources SET next_check_at = 0")
     db.commit()
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
@@ -255,10 +259,43 @@ def soak(feedpull, work, count=500, passes=50, publishing=False):
             print(f"  {done:3d}  {rss / 1024:7.1f}  {fds:4d}  {size / 1024:8.0f}  {seconds:6.1f}")
 
 
+def memory(feedpull, work, counts, settle=2.0):
+    """RSS of a watch over N sources none of which is due (a state made as bench/state.py makes
+    it), once its schedule is loaded, against a watch of one source: the bytes each source costs
+    a watch beyond its start."""
+    import state as state_bench
+    figures = []
+    for count in counts:
+        folder = os.path.join(work, f"memory{count}")
+        os.makedirs(folder)
+        state, listing = state_bench.big_state(feedpull, folder, count, 0)
+        process = subprocess.Popen([feedpull, "--watch", "-f", "jsonl", "--state", state,
+                                    "-i", listing], stdout=subprocess.PIPE)
+        ends = EndCounter(process)
+        started = time.monotonic()
+        # Every source named and not due ends `not_due` once: the schedule is loaded then.
+        loaded = ends.wait(count, 600)
+        load = time.monotonic() - started
+        time.sleep(settle)
+        rss = rss_kib(process.pid)
+        stop(process)
+        figures.append((count, rss, load, loaded))
+    base = figures[0][1]
+    print("watch, N sources none due | RSS once loaded | load time | bytes a source beyond "
+          f"the watch of {figures[0][0]}")
+    for count, rss, load, loaded in figures:
+        extra = (rss - base) * 1024 / max(1, count - figures[0][0]) if count > figures[0][0] else 0
+        print(f"  {count:>9,} | {rss / 1024:7.1f} MiB | {load:6.1f} s | "
+              f"{extra:6.0f}{'' if loaded else ' (not loaded in time)'}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--feedpull", default=".build/release/feedpull")
-    parser.add_argument("--section", default="all", choices=["idle", "pass", "soak", "all"])
+    parser.add_argument("--section", default="all",
+                        choices=["idle", "pass", "soak", "memory", "all"])
+    parser.add_argument("--memory", default="1,100000,1000000",
+                        help="memory: source counts (the first is the baseline)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--passes", type=int, default=50)
     parser.add_argument("--publish", action="store_true", help="soak: feeds that grow")
@@ -272,6 +309,8 @@ def main():
             one_pass(feedpull, work, runs=args.runs)
         if args.section in ("soak", "all"):
             soak(feedpull, work, passes=args.passes, publishing=args.publish)
+        if args.section in ("memory", "all"):
+            memory(feedpull, work, [int(n) for n in args.memory.split(",")])
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

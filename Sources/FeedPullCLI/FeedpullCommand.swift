@@ -43,7 +43,7 @@ public enum FeedpullCommand {
       guard let store = prepared.store else { return 2 }
       return WatchCommand(
         StatePullCommand(
-          options: options, sources: prepared.sources, store: store, puller: prepared.puller)
+          options: options, sources: prepared.listed, store: store, puller: prepared.puller)
       ).run()
     } catch {
       return error.status

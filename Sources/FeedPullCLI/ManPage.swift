@@ -108,8 +108,8 @@ enum ManPage {
     (
       "ENVIRONMENT",
       [
-        "`FEEDPULL_LEASE`: with a `postgresql://` state, how long (seconds, default 300) a"
-          + " worker's claim on a source lasts when the worker dies."
+        "`FEEDPULL_LEASE`: with `--state`, how long (seconds, default 60) a process's claim on"
+          + " a source lasts when the process dies (a live one renews its claims)."
       ]
     ),
   ]

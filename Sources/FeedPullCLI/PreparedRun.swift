@@ -10,7 +10,10 @@ import Subscriptions
 /// free of side effects: the sources first (a bad `-i` or a web address without its scheme is
 /// a usage error, and no state file is created), then the state, then the puller.
 struct PreparedRun {
+  /// The sources of a run without state.
   let sources: [String]
+  /// The sources of a run with state, kept compactly (a list of a million lines stays small).
+  let listed: SourceList
   let store: (any SubscriptionStore)?
   let puller: FeedPuller
 
@@ -20,9 +23,14 @@ struct PreparedRun {
   }
 
   static func prepare(_ options: CommandLineOptions) throws(Failure) -> PreparedRun {
-    let sources: [String]
+    var sources: [String] = []
+    var listed = SourceList()
     do {
-      sources = try SourceInputs.gather(options)
+      if options.statePath != nil {
+        listed = try SourceInputs.gatherList(options)
+      } else {
+        sources = try SourceInputs.gather(options)
+      }
     } catch {
       throw Failure(status: FeedpullCommand.report(error))
     }
@@ -53,7 +61,8 @@ struct PreparedRun {
     }
     do {
       return PreparedRun(
-        sources: sources, store: store, puller: try FeedPuller(configuration: configuration))
+        sources: sources, listed: listed, store: store,
+        puller: try FeedPuller(configuration: configuration))
     } catch {
       printError("feedpull: cannot start: \(error.message)\n")
       throw Failure(status: 1)

@@ -20,7 +20,8 @@ enum PullCommand {
     }
     let (sources, puller) = (prepared.sources, prepared.puller)
     if let store = prepared.store {
-      return StatePullCommand(options: options, sources: sources, store: store, puller: puller)
+      return StatePullCommand(
+        options: options, sources: prepared.listed, store: store, puller: puller)
         .run()
     }
 

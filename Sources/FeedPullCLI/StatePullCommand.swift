@@ -12,7 +12,7 @@ import Subscriptions
 /// ends `cancelled`; exit 130 or 143); a failed write to standard output stops it with 1.
 struct StatePullCommand {
   let options: CommandLineOptions
-  let sources: [String]
+  let sources: SourceList
   let store: any SubscriptionStore
   let puller: FeedPuller
 
@@ -38,7 +38,7 @@ struct StatePullCommand {
         })
     else { return 2 }
     let reporter = StatusReporter(
-      wrapping: output.sink, total: Set(sources).count, verbosity: options.verbosity)
+      wrapping: output.sink, total: sources.count, verbosity: options.verbosity)
     let run = SubscriptionRun(
       store: store, puller: puller, configuration: configuration, into: reporter,
       notices: NoticePrinter(verbosity: options.verbosity).print)

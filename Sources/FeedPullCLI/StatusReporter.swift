@@ -65,7 +65,7 @@ final class StatusReporter: PullRecordSink {
             + "\(StatsRecord.counted(Int(end.bytes), "byte"))\n"
         }
         // A source's name, a server's message and a page's titles are others' text.
-        draw(TerminalText.safe(message), &counts)
+        if showsProgress || !message.isEmpty { draw(TerminalText.safe(message), &counts) }
       }
     }
   }

@@ -64,7 +64,7 @@ struct WatchCommand {
   static func reload(options: CommandLineOptions, run: SubscriptionRun) {
     guard SourceInputs.canReread(options) else { return }
     do {
-      run.reload(try SourceInputs.gather(options))
+      run.reload(try SourceInputs.gatherList(options))
     } catch {
       printError("feedpull: \(error); the list stays as it was\n")
     }

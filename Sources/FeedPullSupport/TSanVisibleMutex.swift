@@ -10,14 +10,17 @@ import Synchronization
 /// program with a pthread-based lock is clean. Announcing acquire/release on the lock's address
 /// keeps `--sanitize=thread` runs meaningful. Outside TSan builds the annotations are two calls
 /// to empty functions. `package`: every target of this package shares it; it is not API.
+///
+/// Inlinable, so that each use is specialized for its value: unspecialized, every `withLock`
+/// looked up `Mutex<Value>`'s metadata (some 500 instructions a call).
 package final class TSanVisibleMutex<Value: ~Copyable>: Sendable {
-  private let mutex: Mutex<Value>
+  @usableFromInline let mutex: Mutex<Value>
 
-  package init(_ value: consuming sending Value) {
+  @inlinable package init(_ value: consuming sending Value) {
     mutex = Mutex(value)
   }
 
-  package func withLock<Result: ~Copyable, E: Error>(
+  @inlinable package func withLock<Result: ~Copyable, E: Error>(
     _ body: (inout sending Value) throws(E) -> sending Result
   ) throws(E) -> sending Result {
     let address = Unmanaged.passUnretained(self).toOpaque()

@@ -26,6 +26,30 @@ import Testing
     #expect(sources == ["http://a.example/feed", "feeds/atom10.xml"])
   }
 
+  /// Lines ended by LF, CRLF or CR alone (old Mac lists), mixed, and lines cut by the end of a
+  /// read block (64 KiB): every source once, in order, from a file as from memory.
+  @Test func readsLinesEndedAnyWayAcrossBlocks() throws {
+    let endings = ["\n", "\r\n", "\r", "\r\r\n\n"]
+    var expected: [String] = []
+    var text = ""
+    for index in 0..<6_000 {
+      let source = "http://s\(index).example/" + String(repeating: "p", count: index % 37)
+      expected.append(source)
+      text += source + endings[index % endings.count]
+    }
+    text += "http://last.example/"
+    expected.append("http://last.example/")
+    #expect(text.utf8.count > 3 << 16)
+    #expect(try SubscriptionList.parse(Data(text.utf8), name: "urls.txt") == expected)
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("list-\(UUID().uuidString).txt").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(try SubscriptionList.read(path: path) == expected)
+    let crOnly = expected.joined(separator: "\r")
+    #expect(try SubscriptionList.parse(Data(crOnly.utf8), name: "mac.txt") == expected)
+  }
+
   @Test func rejectsBrokenOPML() {
     #expect(throws: SubscriptionList.ReadError.self) {
       try SubscriptionList.parse(Data("<opml><body><outline".utf8), name: "bad.opml")

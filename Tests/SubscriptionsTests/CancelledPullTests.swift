@@ -23,27 +23,21 @@ import Testing
     options.timeout = .seconds(3_600)
     let puller = try FeedPuller(configuration: options)
     let now: Duration = .seconds(1_796_126_400)
-    var configuration = SubscriptionRun.Configuration(sources: .named(sources))
+    var configuration = SubscriptionRun.Configuration(sources: .named(SourceList(sources)))
     configuration.clock = .fixed(at: now)
     let collector = PullRecordCollector()
     let run = SubscriptionRun(
       store: store, puller: puller, configuration: configuration, into: collector)
-    // `stop` comes from a thread of its own the moment the first request arrives: a task on
-    // the cooperative pool (two threads here) can wait minutes for a thread while the suite's
-    // long synchronous tests hold both, and by then the stalled transfers have ended by the
-    // 30 s low-speed limit and the queued ones been requested.
-    let firstRequest = TSanVisibleMutex<Bool?>(nil)
-    let stopped = EventLatch()
-    Thread.detachNewThread {
-      let arrived = server.requestsReceived.wait(for: 1, timeout: 30)
-      firstRequest.withLock { $0 = arrived }
+    // The stop must come while the first transfer stalls: waited for on a thread of its own, so
+    // that long synchronous tests holding the cooperative pool cannot delay it past the
+    // transfers' timeout.
+    let (requested, summary) = try await onItsOwnThread {
+      run.start()
+      let requested = server.requestsReceived.wait(for: 1, timeout: 30)
       run.stop()
-      stopped.signal()
+      return (requested, run.wait())
     }
-    run.start()
-    #expect(await stopped.waitAsync(timeout: 60))
-    #expect(firstRequest.withLock { $0 } == true)
-    let summary = await run.finished()
+    #expect(requested)
     await puller.shutdown()
     let ends = collector.records.compactMap { record -> EndRecord? in
       if case .end(let end) = record { end } else { nil }

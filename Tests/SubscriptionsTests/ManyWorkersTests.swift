@@ -138,7 +138,9 @@ import Testing
       }
       // Every source's `end` is out once the two have written as many as there are sources;
       // each wait ends with the next piece of output from either, or at the deadline.
-      let endMarker = "\"type\":\"end\""
+      // A pulled source's `end` (a watch also writes `not_due` ends for sources the other
+      // pulled before it looked at them: those do not count).
+      let endMarker = "\"new_items\":"
       let deadline = Date(timeIntervalSinceNow: 120)
       var pieces = 0
       while watchers.map({ $0.outputCount(of: endMarker) }).reduce(0, +) < farm.count,

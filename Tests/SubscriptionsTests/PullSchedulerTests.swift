@@ -118,6 +118,20 @@ import Testing
         at(3, ended("d"), ["wake none", "finish"]),
       ]),
     Case(
+      name: "the waiting sources are refilled once half the window is free, not one by one",
+      configuration: pass(slots: 4), names: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"],
+      steps: [
+        at(0, .start, ["claim a,b,c,d,e,f,g,h all limit 8"]),
+        at(
+          0, granted("a", "b", "c", "d", "e", "f", "g", "h"),
+          ["start a", "start b", "start c", "start d", "wake +20s"]),
+        at(1, ended("a"), ["start e"]),
+        at(1, ended("b"), ["start f"]),
+        at(1, ended("c"), ["start g"]),
+        at(1, ended("d"), ["start h", "claim i,j all limit 4"]),
+        at(1, granted("i", "j"), []),
+      ]),
+    Case(
       name: "every due source: claimed as slots free until the store has none left",
       configuration: everyDue(slots: 1),
       steps: [
@@ -246,8 +260,8 @@ import Testing
       steps: [
         at(0, .start, ["claim a all limit 2"]),
         at(0, granted("a"), ["start a", "wake +20s"]),
-        at(20, .timer, ["renew", "wake +40s"]),
-        at(40, .timer, ["renew", "wake +60s"]),
+        at(20, .timer, ["renew a", "wake +40s"]),
+        at(40, .timer, ["renew a", "wake +60s"]),
         at(41, ended("a"), ["wake none", "finish"]),
       ]),
     Case(
@@ -321,7 +335,7 @@ import Testing
             "notice idle @600 a ttl",
           ]),
         at(
-          10, .reload(SourceNames(["b", "c"])),
+          10, .reload(SourceList(["b", "c"])),
           ["notice reloaded +1 -1 =2", "claim c due limit 2"]),
         at(
           10, .claimed([.notDue(at: moment(300), reason: .itemRate)], holds: [:]),
@@ -370,7 +384,7 @@ import Testing
   ]
 
   @Test(arguments: cases) func table(_ row: Case) {
-    var scheduler = PullScheduler(row.configuration, names: SourceNames(row.names))
+    var scheduler = PullScheduler(row.configuration, names: SourceList(row.names))
     for (index, step) in row.steps.enumerated() {
       let elapsed = Duration.milliseconds(Int64(step.at * 1000))
       let clock = Duration.seconds(Self.base) + (row.fixedClock ? .zero : elapsed)
@@ -411,7 +425,7 @@ import Testing
     case .postpone(let source, let until, let reason):
       return "postpone \(source) @\(seconds(until)) \(reason.rawValue)"
     case .release(let names): return "release \(names.joined(separator: ","))"
-    case .renewLeases: return "renew"
+    case .renewLeases(let names): return "renew \(names.joined(separator: ","))"
     case .cancelPulls: return "cancel"
     case .wake(let moment):
       guard let moment else { return "wake none" }

@@ -26,6 +26,23 @@ import Testing
     #expect(order == [0, 3, 5, 9])
   }
 
+  @Test func sourcesAllDueAtTheStartComeInOrderWithoutHeapEntries() {
+    var schedule = SourceSchedule()
+    schedule.setAllDue(6)
+    #expect(schedule.heapSize == 0)
+    schedule.set(1, due: .seconds(50))
+    schedule.remove(3)
+    schedule.set(4, due: .seconds(-1))
+    #expect(schedule.count == 5)
+    var order: [Int] = []
+    while let next = schedule.popDue(now: .zero) { order.append(next.id) }
+    #expect(order == [4, 0, 2, 5])
+    #expect(schedule.earliest()?.id == 1)
+    schedule.set(0, due: .zero)
+    #expect(schedule.popDue(now: .zero)?.id == 0)
+    #expect(schedule.count == 1)
+  }
+
   @Test func aMovedOrRemovedSourceIsNotPoppedAtItsOldTime() {
     var schedule = SourceSchedule()
     schedule.set(0, due: .seconds(10))
@@ -63,15 +80,15 @@ import Testing
   }
 
   @Test func namesAreKeptOnceInOrderAndFoundAgain() {
-    var names = SourceNames(["b", "a", "b", "", "https://example.com/feed"])
+    var names = SourceList(["b", "a", "b", "", "https://example.com/feed"])
     #expect(names.count == 4)
     #expect((0..<names.count).map { names[$0] } == ["b", "a", "", "https://example.com/feed"])
-    #expect(names.id(of: "a") == 1)
-    #expect(names.id(of: "") == 2)
-    #expect(names.id(of: "c") == nil)
-    for index in 0..<10_000 { names.insert("https://host\(index).example/feed") }
+    #expect(names.index(of: "a") == 1)
+    #expect(names.index(of: "") == 2)
+    #expect(names.index(of: "c") == nil)
+    for index in 0..<10_000 { names.append("https://host\(index).example/feed") }
     #expect(names.count == 10_004)
-    #expect(names.id(of: "https://host4321.example/feed") == 4 + 4321)
+    #expect(names.index(of: "https://host4321.example/feed") == 4 + 4321)
     #expect(names[4 + 9999] == "https://host9999.example/feed")
   }
 }

@@ -53,7 +53,7 @@ class HTTPSNginx(Nginx):
             prefix, corpus, listen=" ssl http2",
             log="log_format connections '$connection $server_protocol $ssl_session_reused';"
                 "\n  access_log %s connections;" % self.log,
-            tls="ssl_protocols TLSv1.2 TLSv1.3;\n  ssl_session_cache shared:tls:1m;\n"
+            http_extra="ssl_protocols TLSv1.2 TLSv1.3;\n  ssl_session_cache shared:tls:1m;\n"
                 "  ssl_certificate %s/server.pem;\n  ssl_certificate_key %s/server.key;"
                 % (tls, tls))
 

@@ -41,7 +41,7 @@ http {{
   tcp_nopush on;
   keepalive_requests 100000;
   types {{ application/rss+xml xml; }}
-  {tls}
+  {http_extra}
   server {{
     listen {address}:{port}{listen};
     location /plain/ {{ alias {corpus}/; gzip off; gzip_static off; }}
@@ -53,10 +53,10 @@ http {{
 
 class Nginx:
     """A private nginx on 127.0.0.1, stopped by PID. Plain http with no access log unless the
-    section asks otherwise (`log`, `listen` parameters and `tls` directives: the HTTPS
-    section)."""
+    section asks otherwise: `http_extra` directives for the `http` block, a `log` directive
+    and `listen` parameters (the HTTPS section's TLS, HTTP/2 and connection log)."""
 
-    def __init__(self, prefix, corpus, log="access_log off;", listen="", tls=""):
+    def __init__(self, prefix, corpus, http_extra="", log="access_log off;", listen=""):
         self.prefix = prefix
         self.port = free_loopback_port()
         os.makedirs(os.path.join(prefix, "tmp"), exist_ok=True)
@@ -64,7 +64,7 @@ class Nginx:
         with open(conf, "w") as f:
             f.write(NGINX_CONF.format(
                 prefix=prefix, corpus=corpus, address=LOOPBACK, port=self.port, log=log,
-                listen=listen, tls=tls,
+                listen=listen, http_extra=http_extra,
                 # As root, nginx's worker would become `nobody`, who may not read the corpus.
                 user="user root;" if os.geteuid() == 0 else ""))
         self.process = subprocess.Popen(
@@ -86,13 +86,14 @@ class Nginx:
                 self.process.wait()
 
 
-def start_nginx(ctx, section, directory_name, corpus):
+def start_nginx(ctx, section, directory_name, corpus, http_extra=""):
     """A private nginx serving `corpus` for a section, stopped when the section ends (or at
-    exit); None, with the section's table saying so, when nginx is not installed."""
+    exit); None, with the section's table saying so, when nginx is not installed. `http_extra`:
+    more directives for its `http` block."""
     if not which("nginx"):
         print_table(section, ["tool"], [], ["nginx: not installed, section skipped."])
         return None
-    nginx = Nginx(os.path.join(ctx.out, directory_name), corpus)
+    nginx = Nginx(os.path.join(ctx.out, directory_name), corpus, http_extra)
     ctx.register_cleanup(nginx.stop)
     return nginx
 

@@ -21,7 +21,58 @@ public enum SubscriptionList {
 
   /// The sources listed in the file at `path` (OPML, or one a line); `-` is standard input.
   public static func read(path: String) throws(ReadError) -> [String] {
-    try parse(try contents(of: path), name: path == "-" ? "standard input" : path)
+    var sources: [String] = []
+    try forEachSource(inFileAt: path) { sources.append(String(decoding: $0, as: UTF8.self)) }
+    return sources
+  }
+
+  /// Calls `body` with each source of the list at `path` (`-`: standard input), as UTF-8 bytes
+  /// valid during the call, in order. A plain list is read a block at a time and never held
+  /// whole, and its lines are read as bytes (a list of a million sources costs a block of
+  /// memory, and no `String` for a line); an OPML file is parsed whole.
+  public static func forEachSource(
+    inFileAt path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(ReadError) {
+    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw unreadable(path) }
+    defer { if path != "-" { close(descriptor) } }
+    var block = [UInt8](repeating: 0, count: 1 << 16)
+    func fill() throws(ReadError) -> Int {
+      while true {
+        let count = block.withUnsafeMutableBytes {
+          Glibc.read(descriptor, $0.baseAddress, $0.count)
+        }
+        if count >= 0 { return count }
+        if errno != EINTR { throw unreadable(path) }
+      }
+    }
+    var lines = PlainListLines()
+    var first = true
+    while true {
+      let count = try fill()
+      if count == 0 { break }
+      if first {
+        first = false
+        if isOPML(block[..<count]) {
+          var data = Data(block[..<count])
+          while true {
+            let more = try fill()
+            if more == 0 { break }
+            data.append(contentsOf: block[..<more])
+          }
+          let name = path == "-" ? "standard input" : path
+          for source in try outlines(data, name: name) {
+            var source = source
+            source.withUTF8 { body($0) }
+          }
+          return
+        }
+      }
+      block.withUnsafeBufferPointer {
+        lines.take(UnsafeBufferPointer(rebasing: $0[..<count]), body)
+      }
+    }
+    lines.finish(body)
   }
 
   /// The file's bytes (`-`: standard input's), or why they cannot be read (`cannot read
@@ -50,20 +101,23 @@ public enum SubscriptionList {
 
   /// The sources listed in `data`; `name` names it in errors.
   public static func parse(_ data: Data, name: String) throws(ReadError) -> [String] {
-    let text = String(decoding: data, as: UTF8.self)
-    let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-    if start.hasPrefix("<") { return try outlines(data, name: name) }
-    return text.split(whereSeparator: \.isNewline).compactMap(firstField)
+    if isOPML(data[...]) { return try outlines(data, name: name) }
+    var sources: [String] = []
+    var lines = PlainListLines()
+    data.withUnsafeBytes { raw in
+      lines.take(raw.bindMemory(to: UInt8.self)) {
+        sources.append(String(decoding: $0, as: UTF8.self))
+      }
+    }
+    lines.finish { sources.append(String(decoding: $0, as: UTF8.self)) }
+    return sources
   }
 
-  /// A line's source: its first field. Nil for a blank line, a `#` comment, and newsboat's
-  /// query and filter feeds (a first field in double quotes, `"query:Unread:unread = \"yes\""`),
-  /// which name no URL.
-  static func firstField(_ line: Substring) -> String? {
-    guard let field = line.split(whereSeparator: \.isWhitespace).first,
-      !field.hasPrefix("#"), !field.hasPrefix("\"")
-    else { return nil }
-    return String(field)
+  /// Whether a list's first bytes begin an XML document (after a BOM and white space).
+  private static func isOPML(_ bytes: some Collection<UInt8>) -> Bool {
+    var rest = bytes[...]
+    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+    return rest.first { !PlainListLines.isBlank($0) } == UInt8(ascii: "<")
   }
 
   private static func outlines(_ data: Data, name: String) throws(ReadError) -> [String] {
@@ -77,6 +131,67 @@ public enum SubscriptionList {
         description: "\(name) is not a readable OPML file (line \(parser.lineNumber))")
     }
     return collector.urls
+  }
+}
+
+/// The lines of a plain list, in blocks, each line's source its first field: blank lines, `#`
+/// comments and newsboat's query and filter feeds (a first field in double quotes, which names
+/// no URL) are left out, as is what follows the first field (a `# comment`, newsboat's tags and
+/// `"~title"`). A line cut by the end of a block is carried to the next. Read as bytes: white
+/// space is ASCII's, and a URL holds none.
+private struct PlainListLines {
+  private var carried: [UInt8] = []
+
+  static func isBlank(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A || byte == 0x0B || byte == 0x0C
+  }
+
+  mutating func take(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    guard let base = bytes.baseAddress else { return }
+    // A line ends at a CR or an LF, each found by memchr (a SIMD scan). Each search starts
+    // where the last one's find was passed, so that a block is scanned once for each byte
+    // however its lines end (CR alone, LF alone, CRLF, or none).
+    func next(_ byte: Int32, from start: Int) -> Int {
+      guard let found = memchr(base + start, byte, bytes.count - start) else { return bytes.count }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+    var start = 0
+    var feed = -1
+    var carriage = -1
+    while start < bytes.count {
+      if feed < start { feed = next(0x0A, from: start) }
+      if carriage < start { carriage = next(0x0D, from: start) }
+      let index = min(feed, carriage)
+      guard index < bytes.count else { break }
+      if carried.isEmpty {
+        Self.line(UnsafeBufferPointer(rebasing: bytes[start..<index]), body)
+      } else {
+        carried.append(contentsOf: bytes[start..<index])
+        carried.withUnsafeBufferPointer { Self.line($0, body) }
+        carried.removeAll(keepingCapacity: true)
+      }
+      start = index + 1
+    }
+    carried.append(contentsOf: bytes[start...])
+  }
+
+  mutating func finish(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    carried.withUnsafeBufferPointer { Self.line($0, body) }
+    carried = []
+  }
+
+  private static func line(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    var start = bytes.startIndex
+    while start < bytes.endIndex, isBlank(bytes[start]) { start += 1 }
+    var end = start
+    while end < bytes.endIndex, !isBlank(bytes[end]) { end += 1 }
+    guard start < end, bytes[start] != UInt8(ascii: "#"), bytes[start] != UInt8(ascii: "\"")
+    else { return }
+    body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 }
 

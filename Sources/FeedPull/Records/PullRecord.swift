@@ -125,7 +125,9 @@ public struct EndRecord: Sendable, Equatable {
   private mutating func setExtras(_ change: (inout EndRecordExtras) -> Void) {
     var value = extrasValue
     change(&value)
-    extras = value == EndRecordExtras() ? nil : EndRecordExtras.Box(value)
+    // Fields added by a layer above are never the empty default: no comparison needed.
+    extras =
+      value.addedFields == nil && value == EndRecordExtras() ? nil : EndRecordExtras.Box(value)
   }
 
   /// Fields a layer above the pipeline adds to the record (the subscription layer's

@@ -31,7 +31,7 @@ public final class SubscriptionRun: Sendable {
     /// Which sources.
     public enum Sources: Sendable {
       /// These sources, each once, in order (new ones are registered in the store).
-      case named([String])
+      case named(SourceList)
       /// Every due source of the store (`--due` with no SOURCE and no `-i`).
       case everyDueSource
     }
@@ -134,10 +134,10 @@ public final class SubscriptionRun: Sendable {
     self.notices = notices
     self.admission = admission
     var setup = PullScheduler.Configuration()
-    var names = SourceNames()
+    var names = SourceList()
     switch configuration.sources {
     case .named(let sources):
-      names = SourceNames(sources)
+      names = sources
     case .everyDueSource:
       setup.named = false
     }
@@ -208,7 +208,11 @@ public final class SubscriptionRun: Sendable {
   /// Makes `sources` the watched list (a re-read subscription list): new ones are looked at
   /// once, removed ones leave the schedule (one in flight finishes) and keep their state.
   public func reload(_ sources: [String]) {
-    let names = SourceNames(sources)
+    reload(SourceList(sources))
+  }
+
+  /// Makes `names` the watched list (see `reload(_:)` for an array).
+  public func reload(_ names: SourceList) {
     queue.async {
       self.state.withLock { $0.statistics.sources = names.count }
       self.feed(.reload(names))
@@ -284,8 +288,8 @@ public final class SubscriptionRun: Sendable {
       }
     case .release(let sources):
       tolerate { () throws(StoreError) in try leasing.releaseLeases(of: sources) }
-    case .renewLeases:
-      tolerate { () throws(StoreError) in try leasing.renewLeases() }
+    case .renewLeases(let sources):
+      tolerate { () throws(StoreError) in try leasing.renewLeases(of: sources) }
     case .cancelPulls:
       let batches = state.withLock { state in
         state.cancelling = true
@@ -306,15 +310,15 @@ public final class SubscriptionRun: Sendable {
   private func holds(of answers: [ClaimAnswer], now: Duration) throws(StoreError)
     -> [String: Duration]
   {
-    var holds: [String: Duration] = [:]
-    var asked = Set<String>()
+    guard answers.contains(where: { if case .granted = $0 { true } else { false } }),
+      try leasing.hasHostHolds(now: now)
+    else { return [:] }
+    var hosts = Set<String>()
     for answer in answers {
       guard case .granted(let state) = answer else { continue }
-      let host = PoliteHost.key(forURL: state.requestURL) ?? state.requestURL
-      guard asked.insert(host).inserted else { continue }
-      if let until = try leasing.hostHold(host), until > now { holds[host] = until }
+      hosts.insert(PoliteHost.key(forURL: state.requestURL) ?? state.requestURL)
     }
-    return holds
+    return hosts.isEmpty ? [:] : try leasing.hostHolds(of: hosts, now: now)
   }
 
   /// A store call whose failure costs only a lease's time (a release, a renewal): told, not

@@ -19,3 +19,31 @@ public enum CheckReason: String, Codable, Sendable, CaseIterable {
   /// Nothing known: one hour, within the configured bounds; also after a 410.
   case `default`
 }
+
+extension CheckReason {
+  /// The reason whose raw value `text` is; nil for any other text. By its first byte and length
+  /// (a store reads one per source, and `init(rawValue:)` compared it with each case's text).
+  static func parsing(_ text: UnsafeBufferPointer<UInt8>) -> CheckReason? {
+    guard let first = text.first else { return nil }
+    let candidate: CheckReason? =
+      switch (first, text.count) {
+      case (UInt8(ascii: "t"), 3): .ttl
+      case (UInt8(ascii: "c"), 13): .cacheControl
+      case (UInt8(ascii: "e"), 7): .expires
+      case (UInt8(ascii: "r"), 11): .retryAfter
+      case (UInt8(ascii: "u"), 13): .updatePeriod
+      case (UInt8(ascii: "s"), 10): .skipHours
+      case (UInt8(ascii: "i"), 9): .itemRate
+      case (UInt8(ascii: "e"), 13): .errorBackoff
+      case (UInt8(ascii: "d"), 7): .default
+      default: nil
+      }
+    guard let candidate else { return nil }
+    var raw = candidate.rawValue
+    let same = raw.withUTF8 { raw in
+      for index in 1..<raw.count where raw[index] != text[index] { return false }
+      return true
+    }
+    return same ? candidate : nil
+  }
+}

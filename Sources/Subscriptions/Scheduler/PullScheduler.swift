@@ -57,7 +57,8 @@ struct PullScheduler: Sendable {
   private enum Phase: Sendable { case idle, running, stopping, finished }
 
   private enum PendingClaim: Sendable {
-    case named([(id: Int, due: Duration)], grantLimit: Int)
+    /// The sources asked for, their due times, and their names as the claim gave them.
+    case named([(id: Int, due: Duration)], names: [String], grantLimit: Int)
     case due(limit: Int)
   }
 
@@ -70,7 +71,7 @@ struct PullScheduler: Sendable {
   }
 
   let configuration: Configuration
-  private(set) var names: SourceNames
+  private(set) var names: SourceList
   private var schedule = SourceSchedule()
   /// Per named source: bit 0, its `not_due` end was written since it entered the list; bits
   /// 1–7, the reason of its next check + 1 (for the idle notice).
@@ -102,7 +103,7 @@ struct PullScheduler: Sendable {
   private var lastIdle: SubscriptionNotice?
 
   /// A scheduler for `names` (ignored without `configuration.named`).
-  init(_ configuration: Configuration, names: SourceNames = SourceNames()) {
+  init(_ configuration: Configuration, names: SourceList = SourceList()) {
     var configuration = configuration
     configuration.slots = max(1, configuration.slots)
     configuration.claimBatch = max(1, configuration.claimBatch)
@@ -111,14 +112,19 @@ struct PullScheduler: Sendable {
     self.names = names
     claimSize = min(2 * configuration.slots, configuration.claimBatch)
     marks = Array(repeating: 0, count: names.count)
-    if configuration.named {
-      schedule.reserve(names.count)
-      for id in 0..<names.count { schedule.set(id, due: .zero) }
-    }
+    if configuration.named { schedule.setAllDue(names.count) }
   }
 
   /// Sources pulled at once, and as many again claimed and waiting.
   private var window: Int { 2 * configuration.slots }
+
+  /// Whether to claim more now. Claimed a slot's worth at a time, a claim (one write
+  /// transaction) per source would be most of what a source costs the store: the window is
+  /// refilled once half of it is free, or when nothing waits.
+  private var roomToClaim: Bool {
+    let want = window - readyCount - inFlight.count
+    return want > 0 && (want >= configuration.slots || readyCount == 0) && !heldByConsumer
+  }
   private var readyCount: Int { ready.count - readyHead }
   /// Leases held by this run: claimed and waiting, or in flight.
   private var leasesHeld: Int { readyCount + inFlight.count }
@@ -189,7 +195,7 @@ struct PullScheduler: Sendable {
         guard case .granted(let state) = answer else { continue }
         granted(state, id: nil, now: now, &actions)
       }
-    case .named(let asked, let grantLimit):
+    case .named(let asked, let askedNames, let grantLimit):
       let grants = answers.reduce(0) { count, answer in
         if case .granted = answer { count + 1 } else { count }
       }
@@ -198,13 +204,14 @@ struct PullScheduler: Sendable {
       } else {
         claimSize = window
       }
+      actions.reserveCapacity(actions.count + asked.count)
       for (index, entry) in asked.enumerated() {
         guard index < answers.count else {
           // Not looked at (the grant limit was reached first): back in line as it was.
           schedule.set(entry.id, due: entry.due)
           continue
         }
-        let name = names[entry.id]
+        let name = askedNames[index]
         switch answers[index] {
         case .granted(let state): granted(state, id: entry.id, now: now, &actions)
         case .notDue(let at, let reason):
@@ -275,6 +282,8 @@ struct PullScheduler: Sendable {
         reason: state.nextCheckReason ?? .default, errorsInRow: state.errorsInRow,
         movedTo: state.movedTo)
     }
+    // Working out the host costs a look-up in the Public Suffix List: only when a host holds.
+    guard !holds.isEmpty else { return nil }
     let host = PoliteHost.key(forURL: state.requestURL) ?? state.requestURL
     guard let until = holds[host] else { return nil }
     guard until > now else {
@@ -297,7 +306,9 @@ struct PullScheduler: Sendable {
     if let hold = end.hostHold { self.hold(hold.host, until: hold.until) }
     // The store knows this end's next check now: ask it again before sleeping.
     if !configuration.named && !askingStore { storeCheckAt = nil }
-    guard configuration.watch, phase == .running, let id = names.id(of: end.source) else { return }
+    guard configuration.watch, phase == .running, let id = names.index(of: end.source) else {
+      return
+    }
     guard let next = end.nextCheckAt else {
       schedule.set(id, due: now + configuration.retryUnrecorded)
       return
@@ -316,7 +327,7 @@ struct PullScheduler: Sendable {
   private mutating func failedClaim(
     _ error: StoreError, elapsed now: Duration, _ actions: inout [SchedulerAction]
   ) {
-    if case .named(let asked, _) = pending {
+    if case .named(let asked, _, _) = pending {
       for entry in asked { schedule.set(entry.id, due: entry.due) }
     }
     pending = nil
@@ -341,7 +352,7 @@ struct PullScheduler: Sendable {
   // MARK: - Reload and stop
 
   private mutating func reload(
-    _ listed: SourceNames, now: Duration, _ actions: inout [SchedulerAction]
+    _ listed: SourceList, now: Duration, _ actions: inout [SchedulerAction]
   ) {
     guard configuration.named, configuration.watch, phase == .running else { return }
     var schedule = SourceSchedule()
@@ -350,7 +361,7 @@ struct PullScheduler: Sendable {
     var kept = 0
     for id in 0..<listed.count {
       let name = listed[id]
-      if let old = names.id(of: name) {
+      if let old = names.index(of: name) {
         kept += 1
         marks[id] = self.marks[old]
         if let due = self.schedule.due(old) { schedule.set(id, due: due) }
@@ -446,7 +457,7 @@ struct PullScheduler: Sendable {
       readyHead += 1
       // A hold that arrived while it waited (a Retry-After of this run) still defers it.
       if let deferral = deferral(of: state, now: now) {
-        postpone(deferral, id: names.id(of: state.source), now: now, &actions)
+        postpone(deferral, id: names.index(of: state.source), now: now, &actions)
         continue
       }
       inFlight.insert(state.source)
@@ -466,20 +477,24 @@ struct PullScheduler: Sendable {
     let now = time.clock
     guard pending == nil else { return }
     if let trouble, trouble.retryAt > time.elapsed { return }
+    guard roomToClaim else { return }
     let want = window - readyCount - inFlight.count
-    guard want > 0 else { return }
     if configuration.named {
       var asked: [(id: Int, due: Duration)] = []
+      var askedNames: [String] = []
       let size = max(want, min(claimSize, configuration.claimBatch))
+      asked.reserveCapacity(size)
+      askedNames.reserveCapacity(size)
       while asked.count < size, let (id, due) = schedule.popDue(now: now) {
+        let name = names[id]
         // In flight (removed and listed again meanwhile): its end puts it back.
-        if inFlight.contains(names[id]) { continue }
+        if !inFlight.isEmpty && inFlight.contains(name) { continue }
         asked.append((id, due))
+        askedNames.append(name)
       }
       guard !asked.isEmpty else { return }
-      pending = .named(asked, grantLimit: want)
-      actions.append(
-        .claim(asked.map { names[$0.id] }, dueOnly: configuration.onlyDue, grantLimit: want))
+      pending = .named(asked, names: askedNames, grantLimit: want)
+      actions.append(.claim(askedNames, dueOnly: configuration.onlyDue, grantLimit: want))
       return
     }
     if exhausted {
@@ -507,7 +522,7 @@ struct PullScheduler: Sendable {
       return
     }
     if at <= now {
-      actions.append(.renewLeases)
+      actions.append(.renewLeases(ready[readyHead...].map(\.source) + inFlight.sorted()))
       renewAt = now + period
     }
   }
@@ -532,8 +547,7 @@ struct PullScheduler: Sendable {
     let waitingForStore = trouble.map { $0.retryAt > time.elapsed } ?? false
     if let trouble, waitingForStore { consider(trouble.retryAt, .storeRetry, elapsed: true) }
     if let renewAt { consider(renewAt, .leaseRenewal, elapsed: true) }
-    let roomToClaim =
-      readyCount + inFlight.count < window && !heldByConsumer && !waitingForStore
+    let roomToClaim = self.roomToClaim && !waitingForStore
     if roomToClaim && configuration.named, let (at, id) = schedule.earliest() {
       consider(max(at, now), cause(of: id), elapsed: false)
     }

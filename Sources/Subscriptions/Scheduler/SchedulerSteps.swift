@@ -21,7 +21,7 @@ enum SchedulerEvent: Sendable {
   /// A pull ended, its end recorded (or not) and written.
   case pullEnded(PullEnd)
   /// The list of named sources was read again.
-  case reload(SourceNames)
+  case reload(SourceList)
   /// Stop: pulls in flight are cancelled, nothing more starts.
   case stop
   /// The output stopped taking records: stop, and write nothing more.
@@ -44,8 +44,8 @@ enum SchedulerAction: Sendable, Equatable {
   case postpone(String, until: Duration, reason: CheckReason)
   /// Give back the leases of claimed sources that will not be pulled.
   case release([String])
-  /// Extend the leases held.
-  case renewLeases
+  /// Extend the leases held on these sources (those claimed and waiting, and in flight).
+  case renewLeases([String])
   /// Cancel every pull in flight (each ends `cancelled`).
   case cancelPulls
   /// Arm the one timer for the earlier of these moments (nil: disarm it).

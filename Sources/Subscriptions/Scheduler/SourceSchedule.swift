@@ -16,12 +16,26 @@ struct SourceSchedule: Sendable {
   /// The due time of each source, `off` when it is not on the schedule.
   private var dueTimes: [Int64] = []
   private(set) var count = 0
+  /// Sources `first..<end` were put on the schedule together, due at once (a run's list when it
+  /// starts): they are taken in order from here, with no heap entry of their own; one since
+  /// moved or removed is skipped (its table entry is no longer 0).
+  private var first = 0
+  private var end = 0
 
   /// Room for sources numbered below `capacity`.
   mutating func reserve(_ capacity: Int) {
     if dueTimes.count < capacity {
       dueTimes.append(contentsOf: repeatElement(Self.off, count: capacity - dueTimes.count))
     }
+  }
+
+  /// Puts sources `0..<count` on the schedule, all due at once (an empty schedule's start).
+  mutating func setAllDue(_ total: Int) {
+    precondition(count == 0 && heap.isEmpty, "setAllDue starts an empty schedule")
+    dueTimes = Array(repeating: 0, count: total)
+    count = total
+    first = 0
+    end = total
   }
 
   /// Puts source `id` on the schedule at `due`, moving it when it is there already.
@@ -54,19 +68,33 @@ struct SourceSchedule: Sendable {
 
   /// The earliest due time and its source; nil when nothing is scheduled.
   mutating func earliest() -> (due: Duration, id: Int)? {
-    dropStaleTop()
-    return heap.first.map { (.seconds($0.due), Int($0.id)) }
+    next().map { (.seconds($0.due), Int($0.id)) }
   }
 
   /// Takes off the schedule and returns the earliest source due at or before `now`, with its
   /// due time.
   mutating func popDue(now: Duration) -> (id: Int, due: Duration)? {
-    dropStaleTop()
-    guard let top = heap.first, top.due <= now.wholeSeconds else { return nil }
-    popTop()
+    guard let top = next(), top.due <= now.wholeSeconds else { return nil }
+    if first < end, Int(top.id) == first, top.due == 0 {
+      first += 1
+    } else {
+      popTop()
+    }
     dueTimes[Int(top.id)] = Self.off
     count -= 1
     return (Int(top.id), .seconds(top.due))
+  }
+
+  /// The earliest live entry, of the run's first sources or of the heap.
+  private mutating func next() -> Entry? {
+    while first < end, dueTimes[first] != 0 { first += 1 }
+    dropStaleTop()
+    let initial = first < end ? Entry(due: 0, id: Int32(first)) : nil
+    switch (initial, heap.first) {
+    case (let initial?, let top?): return Self.before(top, initial) ? top : initial
+    case (let initial?, nil): return initial
+    case (nil, let top): return top
+    }
   }
 
   /// How many sources are due at or before `now` (a walk over the table: for statistics only).
@@ -82,6 +110,8 @@ struct SourceSchedule: Sendable {
   private mutating func compactIfStale() {
     guard heap.count > 64, heap.count > 2 * count else { return }
     heap.removeAll(keepingCapacity: true)
+    first = 0
+    end = 0
     for (id, due) in dueTimes.enumerated() where due != Self.off {
       heap.append(Entry(due: due, id: Int32(id)))
     }

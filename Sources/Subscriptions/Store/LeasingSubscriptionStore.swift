@@ -25,8 +25,9 @@ public protocol LeasingSubscriptionStore: SubscriptionStore {
   /// Claims up to `limit` due sources that no live lease holds, earliest first.
   func claimDue(at now: Duration, limit: Int) throws(StoreError) -> [SubscriptionState]
 
-  /// Extends every lease this store holds by `leaseDuration` from now.
-  func renewLeases() throws(StoreError)
+  /// Extends this store's leases on `sources` by `leaseDuration` from now (a run knows what it
+  /// holds: the few sources claimed and waiting or in flight).
+  func renewLeases(of sources: [String]) throws(StoreError)
 
   /// Gives back this store's leases on `sources`, which it will not pull after all.
   func releaseLeases(of sources: [String]) throws(StoreError)

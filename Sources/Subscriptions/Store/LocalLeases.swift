@@ -28,6 +28,10 @@ final class LocalLeases: LeasingSubscriptionStore {
     try base.ledger(of: source)
   }
   func hostHold(_ host: String) throws(StoreError) -> Duration? { try base.hostHold(host) }
+  func hostHolds(of hosts: Set<String>, now: Duration) throws(StoreError) -> [String: Duration] {
+    try base.hostHolds(of: hosts, now: now)
+  }
+  func hasHostHolds(now: Duration) throws(StoreError) -> Bool { try base.hasHostHolds(now: now) }
   func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void) throws(StoreError) {
     try base.forEachState(body)
   }
@@ -75,7 +79,7 @@ final class LocalLeases: LeasingSubscriptionStore {
     }
   }
 
-  func renewLeases() throws(StoreError) {}
+  func renewLeases(of sources: [String]) throws(StoreError) {}
 
   func releaseLeases(of sources: [String]) throws(StoreError) {
     held.withLock { held in

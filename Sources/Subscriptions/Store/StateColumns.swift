@@ -24,23 +24,38 @@ enum StateColumns {
 
   /// The state's values, in the column order.
   static func values(of state: SubscriptionState) -> [Value] {
-    [
-      .text(state.source), .integer(state.nextCheckAt.wholeSeconds),
-      .text(state.nextCheckReason?.rawValue), .text(state.etag), .text(state.lastModified),
-      .integer(state.bodyDigest.map { Int64(bitPattern: $0) }),
-      .integer(state.lastCheckAt?.wholeSeconds), .integer(state.lastUnconditionalAt?.wholeSeconds),
-      .integer(Int64(state.errorsInRow)), .integer(state.gone ? 1 : 0),
-      .text(state.redirectTarget), .integer(Int64(state.redirectCount)), .text(state.movedTo),
-      .text(state.identityMode == .id ? nil : state.identityMode.rawValue),
-      .integer(Int64(state.pulls)), .text(timesText(state.newItemTimes)),
-    ]
+    var values: [Value] = []
+    values.reserveCapacity(names.count)
+    forEachValue(of: state) { _, value in values.append(value) }
+    return values
+  }
+
+  /// Calls `body` with each column's number (0-based) and the state's value for it, in order,
+  /// without building an array (a store binds them straight into its statement).
+  static func forEachValue(of state: SubscriptionState, _ body: (Int32, Value) -> Void) {
+    body(0, .text(state.source))
+    body(1, .integer(state.nextCheckAt.wholeSeconds))
+    body(2, .text(state.nextCheckReason?.rawValue))
+    body(3, .text(state.etag))
+    body(4, .text(state.lastModified))
+    body(5, .integer(state.bodyDigest.map { Int64(bitPattern: $0) }))
+    body(6, .integer(state.lastCheckAt?.wholeSeconds))
+    body(7, .integer(state.lastUnconditionalAt?.wholeSeconds))
+    body(8, .integer(Int64(state.errorsInRow)))
+    body(9, .integer(state.gone ? 1 : 0))
+    body(10, .text(state.redirectTarget))
+    body(11, .integer(Int64(state.redirectCount)))
+    body(12, .text(state.movedTo))
+    body(13, .text(state.identityMode == .id ? nil : state.identityMode.rawValue))
+    body(14, .integer(Int64(state.pulls)))
+    body(15, .text(timesText(state.newItemTimes)))
   }
 
   /// The state in a row whose columns from `first` on are `names`, in order.
   static func state(from row: some StateRow, at first: Int32) -> SubscriptionState {
     var state = SubscriptionState(source: row.text(first) ?? "")
     state.nextCheckAt = .seconds(row.optionalInteger(first + 1) ?? 0)
-    state.nextCheckReason = row.text(first + 2).flatMap(CheckReason.init(rawValue:))
+    state.nextCheckReason = row.withBytes(first + 2) { CheckReason.parsing($0) }
     state.etag = row.text(first + 3)
     state.lastModified = row.text(first + 4)
     state.bodyDigest = row.optionalInteger(first + 5).map { UInt64(bitPattern: $0) }
@@ -61,9 +76,31 @@ enum StateColumns {
     times.isEmpty ? nil : times.map { String($0.wholeSeconds) }.joined(separator: ",")
   }
 
+  /// `1796000000,1796003600` → the moments; read byte by byte (a split and an `Int64(_:)` per
+  /// number were a third of reading a row).
   static func times(_ text: String?) -> [Duration] {
-    guard let text else { return [] }
-    return text.split(separator: ",").compactMap { Int64($0).map { .seconds($0) } }
+    guard let text, !text.isEmpty else { return [] }
+    var times: [Duration] = []
+    var value: Int64 = 0
+    var negative = false
+    var digits = false
+    func flush() {
+      if digits { times.append(.seconds(negative ? -value : value)) }
+      value = 0
+      negative = false
+      digits = false
+    }
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+        digits = true
+      case UInt8(ascii: "-"): negative = true
+      default: flush()
+      }
+    }
+    flush()
+    return times
   }
 }
 
@@ -71,6 +108,8 @@ enum StateColumns {
 protocol StateRow {
   func optionalInteger(_ column: Int32) -> Int64?
   func text(_ column: Int32) -> String?
+  /// The column's text as bytes (empty for null), for a caller that reads it in place.
+  func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T
 }
 
 extension SQLiteRow: StateRow {}

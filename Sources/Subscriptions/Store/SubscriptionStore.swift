@@ -22,6 +22,11 @@ public protocol SubscriptionStore: AnyObject, Sendable {
   func record(_ outcomes: [PullOutcome]) throws(StoreError)
   /// Until when `host` asked to be left alone; nil when it did not.
   func hostHold(_ host: String) throws(StoreError) -> Duration?
+  /// The holds of `hosts` that last past `now` (a claim's granted sources' hosts, at once).
+  func hostHolds(of hosts: Set<String>, now: Duration) throws(StoreError) -> [String: Duration]
+  /// Whether any host's hold lasts past `now`: when none does (the usual), a run need not work
+  /// out its sources' hosts to ask.
+  func hasHostHolds(now: Duration) throws(StoreError) -> Bool
   /// Every source's state, in source order, one at a time (for `state list` and `export`).
   func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void) throws(StoreError)
   /// Removes a source and what it remembers; false when it was unknown.
@@ -35,6 +40,20 @@ public protocol SubscriptionStore: AnyObject, Sendable {
 extension SubscriptionStore {
   /// Nothing to fold by default.
   public func checkpoint() throws(StoreError) {}
+
+  /// By default, true: the run asks `hostHolds`.
+  public func hasHostHolds(now: Duration) throws(StoreError) -> Bool { true }
+
+  /// By default, `hostHold` of each host.
+  public func hostHolds(of hosts: Set<String>, now: Duration) throws(StoreError)
+    -> [String: Duration]
+  {
+    var holds: [String: Duration] = [:]
+    for host in hosts {
+      if let until = try hostHold(host), until > now { holds[host] = until }
+    }
+    return holds
+  }
 
   /// Stores one source's end (see `record(_:)` for a batch).
   public func record(_ outcome: PullOutcome) throws(StoreError) {

@@ -26,7 +26,7 @@ public final class FeedWatcher: AsyncSequence, Sendable {
 
   private let records: PullRecordStream
   private let run: SubscriptionRun
-  private let listed: TSanVisibleMutex<[String]>
+  private let listed: TSanVisibleMutex<SourceList>
 
   /// Starts watching `sources` in `store` at once (unknown ones are registered and due).
   /// - Parameters:
@@ -40,7 +40,8 @@ public final class FeedWatcher: AsyncSequence, Sendable {
     clock: SubscriptionClock = .system, bufferLimit: Int = 1024,
     notices: @escaping @Sendable (SubscriptionNotice) -> Void = { _ in }
   ) {
-    var configuration = SubscriptionRun.Configuration(sources: .named(sources), watch: true)
+    var configuration = SubscriptionRun.Configuration(
+      sources: .named(SourceList(sources)), watch: true)
     configuration.options = options
     configuration.clock = clock
     self.init(
@@ -74,7 +75,7 @@ public final class FeedWatcher: AsyncSequence, Sendable {
     if case .named(let sources) = configuration.sources {
       listed = TSanVisibleMutex(sources)
     } else {
-      listed = TSanVisibleMutex([])
+      listed = TSanVisibleMutex(SourceList())
     }
     run.start()
   }
@@ -82,7 +83,7 @@ public final class FeedWatcher: AsyncSequence, Sendable {
   /// Starts watching more sources; new ones are due at once.
   public func add(_ sources: [String]) {
     let all = listed.withLock { listed in
-      listed += sources
+      for source in sources { listed.append(source) }
       return listed
     }
     run.reload(all)
@@ -92,7 +93,7 @@ public final class FeedWatcher: AsyncSequence, Sendable {
   public func remove(_ sources: [String]) {
     let gone = Set(sources)
     let all = listed.withLock { listed in
-      listed.removeAll { gone.contains($0) }
+      listed = SourceList(listed.filter { !gone.contains($0) })
       return listed
     }
     run.reload(all)

@@ -154,6 +154,16 @@ struct PostgresRow: StateRow {
 
   func integer(_ column: Int32) -> Int64 { optionalInteger(column) ?? 0 }
 
+  /// The column's text as bytes (empty for null).
+  func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column)
+    else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    let count = Int(PQgetlength(result, row, column))
+    return value.withMemoryRebound(to: UInt8.self, capacity: count) {
+      body(UnsafeBufferPointer(start: $0, count: count))
+    }
+  }
+
   /// A `boolean` column (`t` / `f`).
   func boolean(_ column: Int32) -> Bool { text(column) == "t" }
 }

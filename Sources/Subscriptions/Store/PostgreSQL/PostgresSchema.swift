@@ -35,8 +35,7 @@ enum PostgresSchema {
     """
     ALTER TABLE hosts ADD COLUMN next_start_at double precision;
     """,
-    // 3: the state in columns, as in SQLite (read and written without a JSON coder), and an
-    // index on the lease owner (a worker renews its leases without a scan).
+    // 3: the state in columns, as in SQLite (read and written without a JSON coder).
     """
     ALTER TABLE sources ADD COLUMN next_check_reason text, ADD COLUMN etag text,
       ADD COLUMN last_modified text, ADD COLUMN body_digest bigint,
@@ -62,7 +61,6 @@ enum PostgresSchema {
     FROM (SELECT id, state::jsonb AS s FROM sources WHERE state IS NOT NULL) AS j
     WHERE sources.id = j.id;
     ALTER TABLE sources DROP COLUMN state;
-    CREATE INDEX sources_leases ON sources(lease_owner) WHERE lease_owner IS NOT NULL;
     """,
   ]
 

@@ -3,9 +3,11 @@
 extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
   private var leaseSeconds: PostgresValue { .double(leaseDuration.inSeconds) }
 
-  /// In one transaction: registers the sources unknown to the database, locks their rows in id
-  /// order (two workers claiming overlapping lists never deadlock), answers each in turn, and
-  /// leases the granted ones.
+  /// In one transaction: registers the sources unknown to the database, locks the rows no other
+  /// transaction holds (`SKIP LOCKED`: a worker never waits for another, so workers claiming
+  /// overlapping lists, or one claiming while another records a batch of ends, never deadlock;
+  /// a row another transaction holds is being claimed or recorded elsewhere, and is answered
+  /// `leased`), answers each in turn, and leases the granted ones.
   public func claim(_ sources: [String], at now: Duration, dueOnly: Bool, grantLimit: Int)
     throws(StoreError) -> [ClaimAnswer]
   {
@@ -14,10 +16,15 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
     let lease = leaseSeconds
     return try transaction { connection throws(StoreError) in
       let names = Self.textArray(sources)
+      // Only names not there: a conflict with a row another transaction is updating would
+      // wait for it. In name order, so that two workers registering the same new names (lists
+      // in different orders) wait for each other in one order and never deadlock.
       try connection.run(
         """
         INSERT INTO sources(source, next_check_at)
-        SELECT unnest($1::text[]), 0 ON CONFLICT(source) DO NOTHING
+        SELECT name, 0 FROM unnest($1::text[]) AS name
+        WHERE NOT EXISTS (SELECT 1 FROM sources WHERE source = name)
+        ORDER BY name ON CONFLICT(source) DO NOTHING
         """, [.text(names)])
       var rows:
         [String: (id: Int64, next: Int64, reason: String?, remaining: Double?, owner: String?)] =
@@ -26,7 +33,7 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
         """
         SELECT id, source, next_check_at, next_check_reason,
           extract(epoch FROM lease_until - clock_timestamp())::double precision, lease_owner
-        FROM sources WHERE source = ANY($1::text[]) ORDER BY id FOR UPDATE
+        FROM sources WHERE source = ANY($1::text[]) ORDER BY id FOR UPDATE SKIP LOCKED
         """, [.text(names)]
       ) { row in
         rows[row.text(1) ?? ""] = (
@@ -38,7 +45,11 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
       var grantedIDs: [Int64?] = []
       var granted = 0
       for source in sources {
-        guard granted < grantLimit, let found = rows[source] else { break }
+        guard granted < grantLimit else { break }
+        guard let found = rows[source] else {
+          answers.append(.leased(until: now + leaseDuration))
+          continue
+        }
         if let remaining = found.remaining, remaining > 0, found.owner != owner {
           answers.append(.leased(until: now + .milliseconds(Int64(remaining * 1000))))
         } else if dueOnly && found.next > now.wholeSeconds {
@@ -105,16 +116,17 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
     }
   }
 
-  /// Every lease of this worker, extended from now on the database's clock.
-  public func renewLeases() throws(StoreError) {
+  /// This worker's leases on `sources`, extended from now on the database's clock.
+  public func renewLeases(of sources: [String]) throws(StoreError) {
+    guard !sources.isEmpty else { return }
     let owner = owner
     let lease = leaseSeconds
     try locked { connection throws(StoreError) in
       try connection.run(
         """
         UPDATE sources SET lease_until = clock_timestamp() + $1::double precision * interval '1 second'
-        WHERE lease_owner = $2
-        """, [lease, .text(owner)])
+        WHERE source = ANY($2::text[]) AND lease_owner = $3
+        """, [lease, .text(Self.textArray(sources)), .text(owner)])
     }
   }
 
@@ -145,23 +157,25 @@ extension PostgresSubscriptionStore: LeasingSubscriptionStore, HostPacingStore {
   }
 
   /// The earliest next check of a source no live lease holds, or the end of a lease whose
-  /// source's next check is sooner, on the caller's clock.
+  /// source's next check is sooner, on the caller's clock; both read through the index on
+  /// `next_check_at`.
   public func nextClaimable(after now: Duration) throws(StoreError) -> Duration? {
     try locked { connection throws(StoreError) in
-      var earliest: Duration?
+      var free: Int64?
       try connection.run(
         """
         SELECT next_check_at FROM sources
         WHERE lease_until IS NULL OR lease_until <= clock_timestamp()
         ORDER BY next_check_at LIMIT 1
         """
-      ) { row in earliest = .seconds(row.integer(0)) }
+      ) { row in free = row.integer(0) }
+      var earliest = free.map { Duration.seconds($0) }
       try connection.run(
         """
         SELECT next_check_at,
           extract(epoch FROM lease_until - clock_timestamp())::double precision
-        FROM sources WHERE lease_owner IS NOT NULL AND lease_until > clock_timestamp()
-        """
+        FROM sources WHERE next_check_at <= $1::bigint AND lease_until > clock_timestamp()
+        """, [.integer(free ?? Int64.max)]
       ) { row in
         let remaining = row.text(1).flatMap(Double.init) ?? 0
         let claimable = max(

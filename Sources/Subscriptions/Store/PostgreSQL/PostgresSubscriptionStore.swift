@@ -40,7 +40,8 @@ public final class PostgresSubscriptionStore: SubscriptionStore {
         try connection.run(
           """
           INSERT INTO sources(source, next_check_at)
-          SELECT unnest($1::text[]), 0 ON CONFLICT(source) DO NOTHING
+          SELECT name, 0 FROM unnest($1::text[]) AS name ORDER BY name
+          ON CONFLICT(source) DO NOTHING
           """, [.text(Self.textArray(part))])
       }
     }

@@ -66,7 +66,6 @@ enum SQLiteSchema {
       new_item_times = (SELECT group_concat(value, ',') FROM json_each(state, '$.newItemTimes'))
     WHERE state IS NOT NULL;
     ALTER TABLE sources DROP COLUMN state;
-    CREATE INDEX sources_leases ON sources(lease_owner) WHERE lease_owner IS NOT NULL;
     """,
   ]
 

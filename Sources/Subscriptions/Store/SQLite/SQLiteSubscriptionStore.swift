@@ -183,6 +183,34 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
+  /// Whether a hold lasts past `now`, in one look at the (small) hosts table.
+  public func hasHostHolds(now: Duration) throws(StoreError) -> Bool {
+    try locked { session throws(StoreError) in
+      var any = false
+      session.statements.anyHold.bind(1, now.wholeSeconds)
+      try session.statements.anyHold.rows { row in any = row.integer(0) != 0 }
+      return any
+    }
+  }
+
+  /// The holds of `hosts` that last past `now`.
+  public func hostHolds(of hosts: Set<String>, now: Duration) throws(StoreError)
+    -> [String: Duration]
+  {
+    try locked { session throws(StoreError) in
+      let statements = session.statements
+      var holds: [String: Duration] = [:]
+      for host in hosts {
+        statements.hostHold.bind(1, host)
+        try statements.hostHold.rows { row in
+          let until = Duration.seconds(row.integer(0))
+          if until > now { holds[host] = until }
+        }
+      }
+      return holds
+    }
+  }
+
   /// Until when `host` asked to be left alone.
   public func hostHold(_ host: String) throws(StoreError) -> Duration? {
     try locked { session throws(StoreError) in
@@ -240,13 +268,14 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   /// Runs `body` in one write transaction (taken at once, so a busy file waits here).
   func transaction<T>(_ body: (Session) throws(StoreError) -> T) throws(StoreError) -> T {
     try locked { session throws(StoreError) -> T in
-      try session.connection.execute("BEGIN IMMEDIATE")
+      let statements = session.statements
+      try statements.begin.rows { _ in }
       do throws(StoreError) {
         let result = try body(session)
-        try session.connection.execute("COMMIT")
+        try statements.commit.rows { _ in }
         return result
       } catch {
-        try? session.connection.execute("ROLLBACK")
+        try? statements.rollback.rows { _ in }
         throw error
       }
     }
