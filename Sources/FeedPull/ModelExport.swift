@@ -18,3 +18,17 @@ public typealias HTMLMode = FeedParser.HTMLMode
 public typealias HTMLPlainText = FeedParser.HTMLPlainText
 /// The libxml2 this process runs, and whether the parser's text hand-over is on.
 public typealias LibXMLVersion = FeedParser.LibXMLVersion
+/// The certificate authorities https servers must chain to (`FeedPuller.Configuration.trust`).
+public typealias TLSTrust = HTTPWorker.TLSTrust
+/// Where credentials may come from besides the URL (`.netrc`).
+public typealias NetrcUse = HTTPWorker.NetrcUse
+/// A range of addresses, for `FeedPuller.Configuration.allowedNetworks`.
+public typealias IPNetwork = HTTPWorker.IPNetwork
+/// An IPv4 or IPv6 address.
+public typealias IPAddress = HTTPWorker.IPAddress
+/// Why a request header was refused (CR, LF or NUL in it).
+public typealias RequestHeaderError = HTTPWorker.RequestHeaderError
+/// Hides the password in a URL wherever it is written (`user:***@`).
+public typealias URLPasswordMask = HTTPWorker.URLPasswordMask
+/// The byte checks on request headers (CR, LF, NUL), for callers that check before they build.
+public typealias RequestHeaderCheck = HTTPWorker.RequestHeaderCheck

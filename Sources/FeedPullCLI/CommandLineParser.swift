@@ -126,6 +126,9 @@ enum CommandLineParser {
     if options.subscription.schedule.minInterval > options.subscription.schedule.maxInterval {
       throw UsageError(message: "--min-interval is longer than --max-interval")
     }
+    if !options.pull.allowedNetworks.isEmpty && !options.pull.deniesPrivateAddresses {
+      throw UsageError(message: "--allow-net needs --deny-private (it allows what that refuses)")
+    }
     // `--due` and `watch` with no SOURCE and no `-i`: every source of the state, when due.
     let stateIsTheList =
       (options.subscription.onlyDue || options.command == .watch) && options.statePath != nil

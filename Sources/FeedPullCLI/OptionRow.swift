@@ -177,6 +177,24 @@ extension OptionRow {
     return row
   }
 
+  /// A file or directory (`placeholder` names which): never empty, since `--state ""` is a slip
+  /// that would otherwise mean the working directory or no file at all.
+  static func path(
+    _ long: String, _ short: String? = nil, placeholder: String, example: String,
+    for commands: Set<Subcommand>, help: String, meaning: String? = nil,
+    set: @escaping Setter<String>
+  ) -> OptionRow {
+    text(
+      long, short, placeholder: placeholder, example: example, for: commands, help: help,
+      meaning: meaning
+    ) { options, path throws(UsageError) in
+      guard !path.isEmpty else {
+        throw UsageError(message: "\(long) needs a \(placeholder), not \"\"")
+      }
+      set(&options, path)
+    }
+  }
+
   /// Free text (a path, a header value), checked by `set` when it has rules of its own.
   static func text(
     _ long: String, _ short: String? = nil, placeholder: String, default defaultText: String? = nil,

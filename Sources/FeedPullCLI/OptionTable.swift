@@ -17,26 +17,20 @@ enum OptionTable {
       for: pulling, help: "output format",
       meaning: "the output format: text for people, JSON Lines for programs"
     ) { $0.format = CommandLineOptions.Format(rawValue: $1) },
-    .text(
+    .path(
       "--input", "-i", placeholder: "FILE", example: "subscriptions.opml", for: pulling,
       help: "more sources: OPML, or one a line (- stdin)",
       meaning: "more sources from FILE (`-`: standard input): an OPML subscription list, or one"
         + " source a line, its first field (what follows white space, such as a `# comment` or"
         + " newsboat's tags, is ignored; lines starting with `#` are skipped)"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--input needs a FILE, not \"\"") }
-      options.inputFile = path
-    },
-    .text(
+    ) { options, path in options.inputFile = path },
+    .path(
       "--output", "-o", placeholder: "FILE",
       example: "/var/lib/feedpull/items.jsonl", for: pulling,
       help: "append the records to FILE (SIGHUP reopens it)",
       meaning: "append the records to FILE, created when missing, instead of standard output"
         + " (`-`); SIGHUP reopens it, so that a log rotation can move it away"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--output needs a FILE, not \"\"") }
-      options.outputFile = path == "-" ? nil : path
-    },
+    ) { options, path in options.outputFile = path == "-" ? nil : path },
     .text(
       "--records", placeholder: "LIST", default: "all", example: "item",
       for: pulling, help: "which of feed,item,end,stats to write",
@@ -94,7 +88,15 @@ enum OptionTable {
       "--user-agent", "-A", placeholder: "TEXT", default: "feedpull/<version>",
       example: "\"reader/1.0 (+https://example.com/)\"", for: pulling,
       help: "the User-Agent header"
-    ) { options, text throws(UsageError) in options.pull.userAgent = text },
+    ) { options, text throws(UsageError) in
+      // A CR, LF or NUL byte would end the header line and smuggle what follows into the
+      // request (docs/security.md): refused here, before any request.
+      if let byte = RequestHeaderCheck.forbiddenByte(in: text) {
+        throw UsageError(
+          message: RequestHeaderError(header: "User-Agent (-A)", byte: byte).description)
+      }
+      options.pull.userAgent = text
+    },
     .flag(
       "--no-discover", for: pulling, help: "a web page lists its feeds, pulls none",
       meaning: "an HTML page is not followed to its first feed: the source ends `not_a_feed` and"
@@ -107,16 +109,67 @@ enum OptionTable {
         + " with relative URIs resolved (`safe`), as the feed gives it (`raw`), or plain text"
         + " with the type `text/plain` (`text`)"
     ) { $0.pull.html = HTMLMode(rawValue: $1) ?? .safe },
+    // The network policy (docs/security.md): what a service pulling URLs it did not choose sets.
+    .path(
+      "--cacert", placeholder: "FILE", example: "/etc/feedpull/ca.pem",
+      for: pulling, help: "trust this PEM bundle's CAs, not the system's",
+      meaning: "trust the certificate authorities of this PEM bundle instead of the system's"
+        + " store; without `--cacert` and `--capath`, `CURL_CA_BUNDLE`, else `SSL_CERT_DIR`, else"
+        + " `SSL_CERT_FILE` is read, as curl's command reads them"
+    ) { options, path in options.pull.trust.caFile = path },
+    .path(
+      "--capath", placeholder: "DIR", example: "/etc/feedpull/ca.d", for: pulling,
+      help: "trust this hashed directory's CAs instead",
+      meaning: "trust the certificate authorities of this directory (hashed, as `openssl rehash`"
+        + " makes it) instead of the system's store"
+    ) { options, path in options.pull.trust.caDirectory = path },
+    .flag(
+      "--insecure", "-k", for: pulling, help: "verify no certificate (warns; never a service)",
+      meaning: "do not verify certificates or host names: anyone on the path can read and change"
+        + " what is pulled; one warning on stderr per run"
+    ) { $0.pull.trust.verifiesPeer = false },
+    .flag(
+      "--allow-downgrade", for: pulling, help: "follow https to http redirects",
+      meaning: "follow a redirect from https to http, which is refused with `protocol` by"
+        + " default; even then, `--state` never adopts it"
+    ) { $0.pull.allowsDowngrade = true },
+    .flag(
+      "--deny-private", for: pulling, help: "no loopback, private, link-local address",
+      meaning: "refuse to connect to loopback, private, link-local, shared, unique-local,"
+        + " unspecified, multicast and broadcast addresses and their IPv4-mapped forms, however"
+        + " the URL spelled them, on every redirect and discovered feed: `denied`"
+    ) { $0.pull.deniesPrivateAddresses = true },
     .text(
+      "--allow-net", placeholder: "CIDR", example: "10.20.0.0/16", repeatable: true,
+      for: pulling, help: "with --deny-private, allow this range",
+      meaning: "with `--deny-private`, allow this address range (or one address); repeatable"
+    ) { options, text throws(UsageError) in
+      guard let network = IPNetwork(text) else {
+        throw UsageError(
+          message: "--allow-net needs an address range, not \"\(text)\"; for example: "
+            + "--allow-net 10.20.0.0/16")
+      }
+      options.pull.allowedNetworks.append(network)
+    },
+    .flag(
+      "--network-only", for: pulling, help: "refuse local sources (paths, file:, -)",
+      meaning: "refuse local sources (paths, `file:` URLs, `-`, also in `-i` lists): `denied`"
+    ) { $0.pull.networkOnly = true },
+    .flag(
+      "--netrc", for: pulling, help: "credentials from ~/.netrc",
+      meaning: "read credentials for hosts whose URL has none from `~/.netrc`, as curl does"
+    ) { options in if options.pull.netrc == nil { options.pull.netrc = .home } },
+    .path(
+      "--netrc-file", placeholder: "FILE", example: "/etc/feedpull/netrc", for: pulling,
+      help: "credentials from FILE", meaning: "the same as `--netrc`, from FILE"
+    ) { options, path in options.pull.netrc = .file(path) },
+    .path(
       "--state", placeholder: "PATH", example: "~/.local/share/feedpull/state.db",
-      for: everywhere, help: "state between runs: a SQLite file or postgresql://",
+      for: everywhere, help: "state between runs: SQLite or postgresql://",
       meaning: "keep what feedpull learns about each source between runs (validators, the items"
         + " already written, the schedule) in a SQLite file at PATH, created when missing, or in"
         + " PostgreSQL for a `postgresql://` URI, shared by many workers"
-    ) { options, path throws(UsageError) in
-      guard !path.isEmpty else { throw UsageError(message: "--state needs a PATH, not \"\"") }
-      options.statePath = path
-    },
+    ) { options, path in options.statePath = path },
     .flag(
       "--due", for: pulling, help: "only sources whose next check has come",
       meaning: "with `--state`: pull only the sources whose next check has come; with no SOURCE"

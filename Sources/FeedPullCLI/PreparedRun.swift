@@ -1,4 +1,5 @@
 import FeedPull
+import Foundation
 import Subscriptions
 
 #if canImport(Glibc)
@@ -48,10 +49,20 @@ struct PreparedRun {
     // A reader that goes away (`feedpull … | head`) must end the run, not kill it mid-write
     // with SIGPIPE; curl's own sockets are safe either way (CURLOPT_NOSIGNAL).
     signal(SIGPIPE, SIG_IGN)
+    var configuration = options.pull
+    if configuration.trust == TLSTrust() {
+      // Neither --cacert, --capath nor -k: the CA variables, as curl's command reads them.
+      configuration.trust = TLSTrust.fromEnvironment(ProcessInfo.processInfo.environment)
+    }
+    if !configuration.trust.verifiesPeer && options.verbosity != .quiet {
+      printError(
+        "feedpull: warning: --insecure: TLS certificates are not verified; anyone on the path"
+          + " can read and change what is pulled\n")
+    }
     do {
       return PreparedRun(
         sources: sources, listed: listed, store: store,
-        puller: try FeedPuller(configuration: options.pull))
+        puller: try FeedPuller(configuration: configuration))
     } catch {
       printError("feedpull: cannot start: \(error.message)\n")
       throw Failure(status: 1)

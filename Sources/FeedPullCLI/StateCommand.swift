@@ -21,6 +21,8 @@ enum StateCommand {
         return 1
       default:
         try store.forEachState { state in
+          // The password in each URL as `***`: the state keeps it, to pull with.
+          let state = StateTransfer.passwordsMasked(state)
           let next = state.nextCheckAt == .zero ? "due" : rfc3339(state.nextCheckAt)
           var line = "\(state.source)\t\(next)\t\(state.nextCheckReason?.rawValue ?? "-")"
           line += "\terrors=\(state.errorsInRow)"

@@ -86,8 +86,9 @@ struct NoticePrinter: Sendable {
     switch notice {
     case .notDue(let source, let until, let reason):
       guard verbosity == .verbose else { return }
+      let shown = URLPasswordMask.masked(source)
       printError(
-        "feedpull: \(source): not due until \(StateCommand.rfc3339(until))\(Self.why(reason))\n")
+        "feedpull: \(shown): not due until \(StateCommand.rfc3339(until))\(Self.why(reason))\n")
     case .idle(let until, let cause):
       guard verbosity == .verbose else { return }
       let when = until.map { "until \(StateCommand.rfc3339($0))" } ?? "until something changes"
@@ -114,8 +115,11 @@ struct NoticePrinter: Sendable {
 
   private static func describe(_ cause: WakeCause) -> String {
     switch cause {
-    case .check(let source, let reason): "next check of \(source)\(why(reason))"
-    case .leaseEnds(let source): "another process's lease on \(source) ends"
+    // A source's password as `***`, as in every line that names a source.
+    case .check(let source, let reason):
+      "next check of \(URLPasswordMask.masked(source))\(why(reason))"
+    case .leaseEnds(let source):
+      "another process's lease on \(URLPasswordMask.masked(source)) ends"
     case .storeCheck: "the next due source of the shared state"
     case .leaseRenewal: "renewing the leases held"
     case .storeRetry: "asking the state again"

@@ -48,18 +48,20 @@ final class StatusReporter: PullRecordSink {
         counts.bytes += end.bytes
         if !end.ok { counts.failures += 1 }
         var message = ""
+        let source = URLPasswordMask.masked(end.source)
         if end.error?.kind == .cancelled {
           counts.cancelled += 1
         } else if let error = end.error, verbosity != .quiet {
-          message = "feedpull: \(end.source): \(error.kind.rawValue): \(error.message)\n"
+          message = "feedpull: \(source): \(error.kind.rawValue): \(error.message)\n"
           // A page's feeds, so that a user in a terminal (`--no-discover`) sees them too.
           for feed in end.feeds {
             message +=
-              "feedpull:   links \(feed.url)" + (feed.title.map { " (\($0))" } ?? "") + "\n"
+              "feedpull:   links \(URLPasswordMask.masked(feed.url))"
+              + (feed.title.map { " (\($0))" } ?? "") + "\n"
           }
         } else if verbosity == .verbose, end.subscription?.skipped == nil {
           message =
-            "feedpull: \(end.source): ok, \(StatsRecord.counted(end.items, "item")), "
+            "feedpull: \(source): ok, \(StatsRecord.counted(end.items, "item")), "
             + "\(StatsRecord.counted(Int(end.bytes), "byte"))\n"
         }
         // A source's name, a server's message and a page's titles are others' text.

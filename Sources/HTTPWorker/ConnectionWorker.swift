@@ -21,7 +21,16 @@ public final class ConnectionWorker: Sendable {
     /// The least time between two request starts to one host, so that a list of a hundred feeds
     /// on one site does not arrive as a burst.
     public var hostDelay: Duration = .seconds(1)
-    /// The defaults: 8 transfers in flight, 2 to one host, 1 s between request starts to one host.
+    /// Which certificate authorities https servers must chain to.
+    public var trust = TLSTrust()
+    /// Which addresses connections may be opened to (every redirect hop included).
+    public var addressPolicy = AddressPolicy()
+    /// Follow redirects from https to http; refused (`protocol`) by default.
+    public var allowsDowngrade = false
+    /// Credentials from a `.netrc` file for hosts whose URL carries none; nil reads none.
+    public var netrc: NetrcUse?
+    /// The defaults: 8 transfers in flight, 2 to one host, 1 s between request starts to one
+    /// host; the system's CAs, every address, no downgrades, no `.netrc`.
     public init() {}
   }
 

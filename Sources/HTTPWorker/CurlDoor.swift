@@ -91,6 +91,11 @@ final class CurlEasy {
       UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?
     ) -> Int
 
+  typealias OpenSocketCallback =
+    @convention(c) (
+      UnsafeMutableRawPointer?, curlsocktype, UnsafeMutablePointer<curl_sockaddr>?
+    ) -> curl_socket_t
+
   let handle: UnsafeMutableRawPointer
   private let audit: CurlThreadAudit
   /// curl writes its detailed message for a failure here (CURLOPT_ERRORBUFFER).
@@ -128,6 +133,26 @@ final class CurlEasy {
   func set(_ option: CURLoption, callback: DataCallback) {
     audit.check()
     _ = fp_easy_setopt_write_callback(handle, option, callback)
+  }
+
+  /// Sets a string option to NULL: curl's "none" (`CURLOPT_CAPATH` without a directory, say),
+  /// which is not its default for every option.
+  func setNone(_ option: CURLoption) {
+    audit.check()
+    _ = fp_easy_setopt_ptr(handle, option, nil)
+  }
+
+  /// The callback that opens each socket, with the address it will connect to.
+  func setOpenSocket(_ callback: OpenSocketCallback, context: UnsafeMutableRawPointer) {
+    audit.check()
+    _ = fp_easy_setopt_opensocket_callback(handle, callback)
+    _ = fp_easy_setopt_ptr(handle, CURLOPT_OPENSOCKETDATA, context)
+  }
+
+  /// Joins the share handle's caches (TLS sessions).
+  func setShare(_ share: CurlShare) {
+    audit.check()
+    _ = fp_easy_setopt_ptr(handle, CURLOPT_SHARE, share.handle)
   }
 
   /// Extra request headers; the list lives until `cleanup`, as curl requires.
@@ -175,5 +200,32 @@ final class CurlEasy {
   }
 }
 
+/// A libcurl share handle holding the TLS sessions of every transfer of one worker, so that a
+/// new connection to a server resumes the session of an earlier one instead of a full
+/// handshake (each easy handle would otherwise keep its own cache and begin empty). Used only
+/// on the thread of its audit, so curl needs no lock callbacks.
+final class CurlShare {
+  let handle: UnsafeMutableRawPointer
+  private let audit: CurlThreadAudit
+
+  init?(audit: CurlThreadAudit) {
+    audit.check()
+    guard let share = curl_share_init() else { return nil }
+    guard fp_share_ssl_sessions(share) == CURLSHE_OK else {
+      curl_share_cleanup(share)
+      return nil
+    }
+    handle = share
+    self.audit = audit
+  }
+
+  /// Frees the handle; every easy handle that used it must be cleaned up first.
+  func cleanup() {
+    audit.check()
+    _ = curl_share_cleanup(handle)
+  }
+}
+
+@available(*, unavailable) extension CurlShare: Sendable {}
 @available(*, unavailable) extension CurlMulti: Sendable {}
 @available(*, unavailable) extension CurlEasy: Sendable {}

@@ -26,6 +26,11 @@ enum CurlResultKind {
     CURLE_SSL_CLIENTCERT.rawValue: .tls,
     CURLE_USE_SSL_FAILED.rawValue: .tls,
     CURLE_ABORTED_BY_CALLBACK.rawValue: .cancelled,
+    // libcurl 7.88 reports its own buffer limits as out of memory: a response header line over
+    // 100 KB, and decompressed bytes held for a paused transfer past 64 MB (a compression
+    // bomb decompresses one network read into gigabytes). Both are a response too large.
+    CURLE_OUT_OF_MEMORY.rawValue: .tooLarge,
+    CURLE_FILESIZE_EXCEEDED.rawValue: .tooLarge,
   ]
 
   /// Everything else is `network`: refused or reset connections, CURLE_PARTIAL_FILE (a body shorter

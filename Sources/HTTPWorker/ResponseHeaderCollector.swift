@@ -8,31 +8,81 @@ import Foundation
 /// only the last block's fields describe the document. The statuses of the blocks before it are
 /// the redirect hops, which decide `permanentRedirect`.
 struct ResponseHeaderCollector {
-  /// Fields of the current (latest) response block, by lower-cased name.
-  private var fields: [String: String] = [:]
-  /// The same block's lines in order, names as the server wrote them.
+  /// The current (latest) block's lines in order, names as the server wrote them.
   private var lines: [HTTPHeader] = []
   private var currentStatus: Int?
   /// Statuses of the finished, non-1xx blocks before the current one.
   private(set) var hopStatuses: [Int] = []
 
-  /// Takes one raw header line as curl delivers it (with its CRLF).
-  mutating func take(line raw: String) {
-    let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-    if line.hasPrefix("HTTP/") {
+  /// The status of the current (latest) block.
+  var status: Int? { currentStatus }
+  /// The current block's `Location`, as the server wrote it.
+  var location: String? { field("location") }
+  /// True right after the blank line that ends a block (the next line starts another block).
+  private(set) var blockEnded = false
+
+  /// Takes one raw header line as curl delivers it (with its CRLF). Read as bytes: this runs
+  /// for every header line of every response, and Foundation's trimming on `String`s was 8%
+  /// of the whole process's CPU time on 1,000 small feeds over HTTP/2.
+  mutating func take(line raw: UnsafeRawBufferPointer) {
+    var start = raw.startIndex
+    var end = raw.endIndex
+    while start < end, Self.isWhiteSpace(raw[start]) { start += 1 }
+    while end > start, Self.isWhiteSpace(raw[end - 1]) { end -= 1 }
+    let line = UnsafeRawBufferPointer(rebasing: raw[start..<end])
+    blockEnded = line.isEmpty
+    if line.starts(with: "HTTP/".utf8) {
       if let status = currentStatus, !(100..<200).contains(status) {
         hopStatuses.append(status)
       }
-      fields = [:]
       lines = []
-      currentStatus = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+      currentStatus = Self.statusCode(line)
       return
     }
-    guard let colon = line.firstIndex(of: ":") else { return }
-    let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-    fields[name.lowercased()] = value
-    lines.append(HTTPHeader(name: name, value: value))
+    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+    var nameEnd = colon
+    while nameEnd > line.startIndex, Self.isWhiteSpace(line[nameEnd - 1]) { nameEnd -= 1 }
+    var valueStart = colon + 1
+    while valueStart < line.endIndex, Self.isWhiteSpace(line[valueStart]) { valueStart += 1 }
+    lines.append(
+      HTTPHeader(
+        received: String(decoding: line[line.startIndex..<nameEnd], as: UTF8.self),
+        value: String(decoding: line[valueStart..<line.endIndex], as: UTF8.self)))
+  }
+
+  /// The same for a line given as text (tests).
+  mutating func take(line: String) {
+    var line = line
+    line.withUTF8 { take(line: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The value of the current block's last header called `name` (lower-case ASCII), names
+  /// compared without case.
+  private func field(_ name: String) -> String? {
+    lines.last { line in
+      line.name.utf8.count == name.utf8.count
+        && zip(line.name.utf8, name.utf8).allSatisfy { byte, lower in
+          byte == lower || ((0x41...0x5A).contains(byte) && byte | 0x20 == lower)
+        }
+    }?.value
+  }
+
+  private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+  }
+
+  /// The number after the first space of a status line (`HTTP/1.1 301 Moved`, `HTTP/2 200`).
+  private static func statusCode(_ line: UnsafeRawBufferPointer) -> Int? {
+    guard let space = line.firstIndex(of: 0x20) else { return nil }
+    var value = 0
+    var digits = 0
+    for byte in line[(space + 1)...] {
+      guard (0x30...0x39).contains(byte) else { break }
+      value = value * 10 + Int(byte - 0x30)
+      digits += 1
+      if digits > 3 { return nil }
+    }
+    return digits > 0 ? value : nil
   }
 
   /// True when there was at least one redirect and every hop was permanent (RFC 9110 §15.4:
@@ -46,17 +96,17 @@ struct ResponseHeaderCollector {
     var response = TransferResponse(status: status, url: url)
     response.permanentRedirect = permanentRedirect
     response.redirectCount = hopStatuses.count
-    response.contentType = fields["content-type"]
-    response.etag = fields["etag"]
-    response.lastModified = fields["last-modified"]
+    response.contentType = field("content-type")
+    response.etag = field("etag")
+    response.lastModified = field("last-modified")
     response.headers = lines
-    response.cacheMaxAge = fields["cache-control"].flatMap(Self.maxAge)
-    if let value = fields["expires"] {
+    response.cacheMaxAge = field("cache-control").flatMap(Self.maxAge)
+    if let value = field("expires") {
       // An unreadable Expires (often "0" or "-1") means already expired.
       response.expiresAfter =
         HTTPDate.parse(value).map { max(0, Int($0.timeIntervalSince(now))) } ?? 0
     }
-    if status == 429 || status == 503, let value = fields["retry-after"] {
+    if status == 429 || status == 503, let value = field("retry-after") {
       response.retryAfter = Self.retryAfterSeconds(value, now: now)
     }
     return response

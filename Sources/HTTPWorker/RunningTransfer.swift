@@ -1,4 +1,5 @@
 import CCurl
+import CFeedPullShims
 import Foundation
 
 /// One transfer on the worker thread: its request, delegate, easy handle and what curl has told
@@ -12,18 +13,25 @@ final class RunningTransfer {
   /// Asks the inbox whether `cancel(id)` was called, from any thread, since the last check.
   private let isCancelRequested: (TransferID) -> Bool
 
+  /// The worker's network policy (trust, addresses, downgrades, netrc).
+  private let policy: NetworkPolicy
   private(set) var easy: CurlEasy?
   private var headers = ResponseHeaderCollector()
+  /// The last address the address policy refused for this transfer, and why (for the
+  /// message); the transfer ends `denied` if curl then found no other address to connect to.
+  private var deniedAddress: String?
   private(set) var bodyBytes: Int64 = 0
   /// Where the transfer is in its life; every change goes through `lifecycle.handle`.
   private(set) var lifecycle = TransferLifecycle()
 
   init(
     id: TransferID, request: TransferRequest, delegate: any TransferDelegate,
+    policy: NetworkPolicy,
     isCancelRequested: @escaping (TransferID) -> Bool
   ) {
     self.id = id
     self.request = request
+    self.policy = policy
     self.delegate = delegate
     self.isCancelRequested = isCancelRequested
     hostKey = PoliteHost.key(forURL: request.url) ?? ""
@@ -41,10 +49,21 @@ final class RunningTransfer {
 
   /// Creates and configures the easy handle. `context` is this object, unretained: the worker
   /// keeps it alive for as long as the handle exists.
-  func makeHandle(audit: CurlThreadAudit, context: UnsafeMutableRawPointer) -> CurlEasy? {
+  func makeHandle(audit: CurlThreadAudit, share: CurlShare?, context: UnsafeMutableRawPointer)
+    -> CurlEasy?
+  {
     guard let easy = CurlEasy(audit: audit) else { return nil }
     self.easy = easy
-    TransferOptions.apply(request, to: easy)
+    TransferOptions.apply(request, policy: policy, to: easy)
+    if let share { easy.setShare(share) }
+    if policy.addressPolicy.deniesPrivate {
+      easy.setOpenSocket(
+        { context, _, address in
+          guard let context, let address else { return CURL_SOCKET_BAD }
+          let transfer = Unmanaged<RunningTransfer>.fromOpaque(context).takeUnretainedValue()
+          return transfer.openSocket(address)
+        }, context: context)
+    }
     easy.set(
       CURLOPT_WRITEFUNCTION,
       callback: { data, size, count, context in
@@ -58,12 +77,54 @@ final class RunningTransfer {
       callback: { data, size, count, context in
         guard let context, let data else { return 0 }
         let transfer = Unmanaged<RunningTransfer>.fromOpaque(context).takeUnretainedValue()
-        let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-        transfer.headers.take(line: String(decoding: bytes, as: UTF8.self))
+        transfer.headers.take(line: UnsafeRawBufferPointer(start: data, count: size * count))
+        if transfer.headers.blockEnded, let refusal = transfer.refusedRedirect() {
+          transfer.lifecycle.handle(.abort(refusal))
+          return 0
+        }
         return size * count
       })
     easy.set(CURLOPT_HEADERDATA, context)
     return easy
+  }
+
+  /// curl's open-socket step, for every connection this transfer opens: refuses an address the
+  /// policy denies (curl then tries the host's next address, if it has one), else opens the
+  /// socket as curl would.
+  private func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let count = Int(fp_sockaddr_bytes(address, &bytes))
+    guard let ip = IPAddress(bytes: Array(bytes.prefix(count))) else { return CURL_SOCKET_BAD }
+    if let range = policy.addressPolicy.refusal(of: ip) {
+      deniedAddress = "\(ip) refused: a \(range) address"
+      return CURL_SOCKET_BAD
+    }
+    return fp_open_socket(address)
+  }
+
+  /// Called at the end of each response's header block: a redirect that curl would follow
+  /// from https to http is refused here, before anything is sent to the http URL.
+  private func refusedRedirect() -> TransferError? {
+    guard !policy.allowsDowngrade, request.maxRedirects > 0, let status = headers.status,
+      RedirectPolicy.followedStatuses.contains(status), let location = headers.location,
+      let current = easy?.string(CURLINFO_EFFECTIVE_URL),
+      RedirectPolicy.isDowngrade(from: current, to: location)
+    else { return nil }
+    return TransferError(
+      kind: .protocol,
+      message:
+        "redirect from https to http refused (a downgrade): \(URLPasswordMask.masked(current)) "
+        + "-> \(URLPasswordMask.masked(location))",
+      status: status)
+  }
+
+  /// The error for a transfer curl could not connect for: `denied` when the policy refused the
+  /// address curl would have used.
+  func deniedError() -> TransferError? {
+    guard let deniedAddress else { return nil }
+    return TransferError(
+      kind: .denied,
+      message: "connection to \(deniedAddress), which the address policy denies")
   }
 
   /// The write callback: checks the final status before the first body byte, enforces the body

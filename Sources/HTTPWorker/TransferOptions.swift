@@ -1,8 +1,13 @@
 import CCurl
 
-/// The libcurl options every transfer gets, from its `TransferRequest` (docs/format.md, options).
+/// The libcurl options every transfer gets, from its `TransferRequest` (docs/format.md, options)
+/// and the worker's network policy (docs/security.md).
 enum TransferOptions {
-  static func apply(_ request: TransferRequest, to easy: CurlEasy) {
+  /// `request`'s headers must have passed `RequestHeaderCheck.check` (the worker fails a
+  /// request that does not before it reaches curl).
+  static func apply(
+    _ request: TransferRequest, policy: NetworkPolicy, to easy: CurlEasy
+  ) {
     easy.set(CURLOPT_URL, request.url)
     // Threads and signals do not mix: curl must not use SIGALRM for DNS timeouts.
     easy.set(CURLOPT_NOSIGNAL, 1)
@@ -29,11 +34,15 @@ enum TransferOptions {
     // Proxy CONNECT responses would otherwise look like one more block of response headers.
     easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     var headers: [String] = []
-    if let etag = request.ifNoneMatch { headers.append("If-None-Match: \(etag)") }
-    if let date = request.ifModifiedSince { headers.append("If-Modified-Since: \(date)") }
-    // A header line with CR or LF would smuggle a second header into the request: dropped.
-    for header in request.headers
-    where !(header.name + header.value).contains(where: { $0 == "\r" || $0 == "\n" }) {
+    // The validators are the server's own words from an earlier response; one with a CR, LF
+    // or NUL byte would end its line early, so it is left out (the request goes unconditional).
+    if let etag = request.ifNoneMatch, RequestHeaderCheck.forbiddenByte(in: etag) == nil {
+      headers.append("If-None-Match: \(etag)")
+    }
+    if let date = request.ifModifiedSince, RequestHeaderCheck.forbiddenByte(in: date) == nil {
+      headers.append("If-Modified-Since: \(date)")
+    }
+    for header in request.headers {
       headers.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
     }
     if !headers.isEmpty { easy.setHeaders(headers) }
@@ -43,6 +52,38 @@ enum TransferOptions {
       easy.set(CURLOPT_PASSWORD, credentials.password)
     }
     if let proxy = request.proxy { easy.set(CURLOPT_PROXY, proxy) }
+    applyTrust(policy.trust, to: easy)
+    switch policy.netrc {
+    case nil: break
+    case .home: easy.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+    case .file(let path):
+      easy.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+      easy.set(CURLOPT_NETRC_FILE, path)
+    }
+    // Over https the server may speak HTTP/2: a transfer that starts while the first
+    // connection to its origin is still being set up waits for it and becomes one more stream
+    // on it, instead of opening a connection (and a TLS handshake) of its own. Not over plain
+    // http, where no connection multiplexes and waiting would only queue transfers behind the
+    // first response.
+    if RedirectPolicy.scheme(of: request.url) == "https" { easy.set(CURLOPT_PIPEWAIT, 1) }
+  }
+
+  /// A CA file or directory replaces the system's store; with neither, the directory libcurl
+  /// was built with is named away so that the bundle alone is used and its parsed store is
+  /// cached in the multi handle (`TLSTrust`).
+  private static func applyTrust(_ trust: TLSTrust, to easy: CurlEasy) {
+    guard trust.verifiesPeer else {
+      easy.set(CURLOPT_SSL_VERIFYPEER, 0)
+      easy.set(CURLOPT_SSL_VERIFYHOST, 0)
+      return
+    }
+    if let directory = trust.caDirectory {
+      easy.set(CURLOPT_CAPATH, directory)
+      if trust.caFile == nil { easy.setNone(CURLOPT_CAINFO) }
+    } else {
+      easy.setNone(CURLOPT_CAPATH)
+    }
+    if let file = trust.caFile { easy.set(CURLOPT_CAINFO, file) }
   }
 
   private static func milliseconds(_ seconds: Double) -> Int {

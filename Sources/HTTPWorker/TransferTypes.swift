@@ -35,15 +35,44 @@ public struct TransferRequest: Sendable {
 }
 
 /// One HTTP header line, in order: names may repeat, so headers are a list, not a dictionary.
+///
+/// A header made to be sent is checked when it is made: its name must be a field name and its
+/// value may not hold CR, LF or NUL, so a header that would smuggle another header (or another
+/// request) into the connection cannot exist (`RequestHeaderCheck`).
 public struct HTTPHeader: Sendable, Hashable, Codable {
   /// The field name, as written.
-  public var name: String
+  public private(set) var name: String
   /// The field value, trimmed.
-  public var value: String
-  /// A header as it is sent or was received; the value is not checked here.
-  public init(name: String, value: String) {
+  public private(set) var value: String
+
+  /// A header to send. Throws when `name` is not a valid field name or `value` holds a CR, LF
+  /// or NUL byte: such a header is never sent.
+  public init(name: String, value: String) throws(RequestHeaderError) {
+    try RequestHeaderCheck.checkName(name)
+    try RequestHeaderCheck.checkValue(value, of: name)
     self.name = name
     self.value = value
+  }
+
+  /// A header as a server sent it, kept as received.
+  init(received name: String, value: String) {
+    self.name = name
+    self.value = value
+  }
+
+  private enum CodingKeys: String, CodingKey { case name, value }
+
+  /// Decoded headers are checked as made ones are, since they may be sent.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let name = try container.decode(String.self, forKey: .name)
+    let value = try container.decode(String.self, forKey: .value)
+    do {
+      try self.init(name: name, value: value)
+    } catch {
+      throw DecodingError.dataCorruptedError(
+        forKey: .value, in: container, debugDescription: error.description)
+    }
   }
 }
 
@@ -105,8 +134,11 @@ public struct TransferError: Error, Sendable, Equatable {
     case tooLarge = "too_large"
     /// More redirects than `maxRedirects`.
     case redirects
-    /// A URL scheme, or a redirect to one, other than http and https.
+    /// A URL scheme, or a redirect to one, other than http and https; a redirect from https to
+    /// http unless downgrades are allowed; a request header that could not be sent safely.
     case `protocol`
+    /// Every address the host resolved to is one the address policy refuses.
+    case denied
     /// Cancelled by the caller or by the delegate, queued or in flight.
     case cancelled
   }

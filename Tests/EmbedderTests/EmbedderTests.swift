@@ -50,9 +50,9 @@ import Testing
         headers: [("Content-Type", "application/rss+xml"), ("Cache-Control", "max-age=600")])
     ])
     var source = PullSource(server.url("/private.xml"))
-    source.headers = [HTTPHeader(name: "X-Client", value: "embedder-test")]
+    source.headers = [try HTTPHeader(name: "X-Client", value: "embedder-test")]
     source.credentials = BasicCredentials(user: "me", password: "secret")
-    source.userAgent = "embedder/1.0"
+    try source.setUserAgent("embedder/1.0")
     source.timeout = .seconds(20)
     let puller = try FeedPuller()
     let sink = TitleSink()

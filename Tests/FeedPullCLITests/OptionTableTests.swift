@@ -10,6 +10,7 @@ import Testing
     if row.long == "--max-interval" {
       return ["--state", "s.db", "--min-interval", "0.1", "f.xml"]
     }
+    if row.long == "--allow-net" { return ["--state", "s.db", "--deny-private", "feed.xml"] }
     if row.commands.contains(.pull) { return ["--state", "s.db", "feed.xml"] }
     if row.commands.contains(.watch) { return ["watch", "--state", "s.db", "feed.xml"] }
     return ["state", "export", "--state", "s.db"]
@@ -98,6 +99,20 @@ import Testing
           try CommandLineParser.parse(words + [row.long, row.example] + rest)
         }
       }
+    }
+  }
+
+  /// `--state ""` (a variable that was never set) is a slip, never the working directory.
+  @Test(
+    arguments: OptionTable.rows.filter { ["FILE", "DIR", "PATH"].contains($0.placeholder) }
+      .map(\.long))
+  func everyPathOptionRefusesAnEmptyPath(_ long: String) throws {
+    let row = try #require(OptionTable.row(named: long))
+    let complete = Self.completing(row)
+    let words = Array(complete.prefix { ["watch", "state", "export"].contains($0) })
+    let rest = Array(complete.dropFirst(words.count))
+    #expect(throws: UsageError(message: "\(long) needs a \(row.placeholder), not \"\"")) {
+      try CommandLineParser.parse(words + [long, ""] + rest)
     }
   }
 

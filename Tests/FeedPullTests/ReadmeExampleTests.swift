@@ -26,7 +26,7 @@ import Testing
     let puller = try FeedPuller()
     var source = PullSource(server.url("/private.xml"))
     source.credentials = BasicCredentials(user: "me", password: "secret")
-    source.headers = [HTTPHeader(name: "Accept-Language", value: "fr")]
+    source.headers = [try HTTPHeader(name: "Accept-Language", value: "fr")]
     let ends = await puller.pull(
       [source, PullSource(RepositoryPaths.feeds.path + "/rss20.xml")], into: printer)
     await puller.shutdown()

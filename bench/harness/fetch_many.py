@@ -31,7 +31,7 @@ pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 events {{ worker_connections 1024; }}
 http {{
-  access_log off;
+  {log}
   client_body_temp_path {prefix}/tmp/body;
   proxy_temp_path {prefix}/tmp/proxy;
   fastcgi_temp_path {prefix}/tmp/fastcgi;
@@ -43,7 +43,7 @@ http {{
   types {{ application/rss+xml xml; }}
   {http_extra}
   server {{
-    listen {address}:{port};
+    listen {address}:{port}{listen};
     location /plain/ {{ alias {corpus}/; gzip off; gzip_static off; }}
     location /gzip/ {{ alias {corpus}/; gzip off; gzip_static on; }}
   }}
@@ -52,17 +52,19 @@ http {{
 
 
 class Nginx:
-    """A private nginx on 127.0.0.1, stopped by PID."""
+    """A private nginx on 127.0.0.1, stopped by PID. Plain http with no access log unless the
+    section asks otherwise: `http_extra` directives for the `http` block, a `log` directive
+    and `listen` parameters (the HTTPS section's TLS, HTTP/2 and connection log)."""
 
-    def __init__(self, prefix, corpus, http_extra=""):
+    def __init__(self, prefix, corpus, http_extra="", log="access_log off;", listen=""):
         self.prefix = prefix
         self.port = free_loopback_port()
         os.makedirs(os.path.join(prefix, "tmp"), exist_ok=True)
         conf = os.path.join(prefix, "nginx.conf")
         with open(conf, "w") as f:
             f.write(NGINX_CONF.format(
-                prefix=prefix, corpus=corpus, address=LOOPBACK, port=self.port,
-                http_extra=http_extra,
+                prefix=prefix, corpus=corpus, address=LOOPBACK, port=self.port, log=log,
+                listen=listen, http_extra=http_extra,
                 # As root, nginx's worker would become `nobody`, who may not read the corpus.
                 user="user root;" if os.geteuid() == 0 else ""))
         self.process = subprocess.Popen(

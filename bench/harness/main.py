@@ -22,6 +22,7 @@ BENCH = os.path.dirname(HERE)
 sys.path.insert(0, BENCH)  # generate.py
 
 import common  # noqa: E402
+import fetch_https  # noqa: E402
 import fetch_many  # noqa: E402
 import first_item  # noqa: E402
 import idle  # noqa: E402
@@ -39,6 +40,7 @@ SECTIONS = {
     "idle": idle.run,
     "unchanged": unchanged.run,
     "instructions": instructions.run,
+    "fetch-https": fetch_https.run,
 }
 
 

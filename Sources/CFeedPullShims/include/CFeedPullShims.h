@@ -14,6 +14,8 @@ CURLcode fp_easy_setopt_ptr(CURL *easy, CURLoption option, void *value);
 CURLcode fp_easy_setopt_slist(CURL *easy, CURLoption option, struct curl_slist *value);
 CURLcode fp_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback cb);
 
+CURLcode fp_easy_setopt_opensocket_callback(CURL *easy, curl_opensocket_callback cb);
+
 // curl_easy_getinfo, one wrapper per result type.
 CURLcode fp_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
 CURLcode fp_easy_getinfo_str(CURL *easy, CURLINFO info, const char **out);
@@ -23,6 +25,16 @@ CURLMcode fp_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode fp_multi_setopt_ptr(CURLM *multi, CURLMoption option, void *value);
 CURLMcode fp_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback cb);
 CURLMcode fp_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback cb);
+
+// A share handle for TLS sessions, used by one thread (no lock callbacks).
+CURLSHcode fp_share_ssl_sessions(CURLSH *share);
+
+// The address curl is about to connect to: copies its 4 (IPv4) or 16 (IPv6) bytes into `out`
+// and returns how many; 0 for another family.
+int fp_sockaddr_bytes(const struct curl_sockaddr *address, uint8_t out[16]);
+// What curl's own open-socket step does (socket(2) with the address's family, type and
+// protocol), close-on-exec; CURL_SOCKET_BAD on failure.
+curl_socket_t fp_open_socket(const struct curl_sockaddr *address);
 
 // The CURLMsg union is not importable as a field; read it here.
 CURLcode fp_msg_result(const CURLMsg *msg);

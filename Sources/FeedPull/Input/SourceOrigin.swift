@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -75,23 +77,7 @@ enum SourceOrigin: Equatable {
     if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst("localhost".count) }
     guard rest.hasPrefix("/") else { return .unsupported(scheme: "file") }
     if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
-    return .file(path: percentDecoded(rest))
-  }
-
-  private static func percentDecoded(_ text: Substring) -> String {
-    var bytes: [UInt8] = []
-    var utf8 = text.utf8[...]
-    while let byte = utf8.popFirst() {
-      if byte == UInt8(ascii: "%"), utf8.count >= 2,
-        let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-      {
-        bytes.append(value)
-        utf8 = utf8.dropFirst(2)
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    return .file(path: PercentDecoding.decoded(rest))
   }
 }
 

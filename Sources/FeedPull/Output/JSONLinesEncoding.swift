@@ -1,9 +1,13 @@
 import FeedParser
+import HTTPWorker
 
 /// Records as JSON Lines: one object a line, fields named and ordered as docs/format.md lists
 /// them. A `feed` and an `item` record write what the record adds (`type`, `source`, `url`,
 /// `index`, `status`) and then their table's rows (`ChannelFields`, `ItemFields`) from the
-/// record's storage; an `end` record is written field by field.
+/// record's storage; an `end` record is written field by field. The URLs of the pull itself
+/// (`source`, `url`, `discovered_from`, `moved_to`) are written with their password masked
+/// (`user:***@`): records in memory keep them as given, so that a caller can match them to its
+/// sources and the state can pull them again.
 enum JSONLinesEncoding {
   /// Appends `record` and its newline to `buffer`.
   static func append(_ record: PullRecord, to buffer: inout JSONLineBuffer) {
@@ -28,8 +32,8 @@ enum JSONLinesEncoding {
 
   private static func write(_ record: FeedRecord, to object: inout JSONLineBuffer) {
     object.field("type", "feed")
-    object.field("source", record.source)
-    object.field("url", record.url)
+    object.field("source", URLPasswordMask.masked(record.source))
+    object.field("url", record.url.map(URLPasswordMask.masked))
     object.field("version", record.channel.version.rawValue)
     let storage = record.channel.storage
     withExtendedLifetime(storage) { object.writeRows(channelTable, of: storage, block: 0) }
@@ -37,7 +41,7 @@ enum JSONLinesEncoding {
 
   private static func write(_ record: ItemRecord, to object: inout JSONLineBuffer) {
     object.field("type", "item")
-    object.field("source", record.source)
+    object.field("source", URLPasswordMask.masked(record.source))
     object.field("index", record.item.index)
     object.field("status", record.status?.rawValue)
     let storage = record.item.storage
@@ -46,8 +50,8 @@ enum JSONLinesEncoding {
 
   private static func write(_ record: EndRecord, to object: inout JSONLineBuffer) {
     object.field("type", "end")
-    object.field("source", record.source)
-    object.field("url", record.url)
+    object.field("source", URLPasswordMask.masked(record.source))
+    object.field("url", record.url.map(URLPasswordMask.masked))
     object.field("ok", record.ok)
     object.field("status", record.status)
     object.field("items", record.items)
@@ -61,9 +65,9 @@ enum JSONLinesEncoding {
     object.field("content_type", record.contentType)
     object.field("encoding", record.encoding)
     object.field("elapsed_ms", record.elapsedMilliseconds)
-    object.field("discovered_from", record.discoveredFrom)
+    object.field("discovered_from", record.discoveredFrom.map(URLPasswordMask.masked))
     object.objects("feeds", record.feeds) { object, feed in
-      object.field("url", feed.url)
+      object.field("url", URLPasswordMask.masked(feed.url))
       object.field("type", feed.type)
       object.field("title", feed.title)
     }

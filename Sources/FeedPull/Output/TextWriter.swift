@@ -1,5 +1,6 @@
 import FeedParser
 import FeedPullSupport
+import HTTPWorker
 
 #if canImport(Glibc)
   import Glibc
@@ -119,7 +120,8 @@ public final class TextWriter: PullRecordSink {
     guard state.headed.insert(source).inserted else { return "" }
     let separator = state.anyHeading ? "\n" : ""
     state.anyHeading = true
-    let lines = TextLayout.heading(title: state.titles[source], source: source, width: columns)
+    let lines = TextLayout.heading(
+      title: state.titles[source], source: URLPasswordMask.masked(source), width: columns)
     return separator + lines.joined(separator: "\n") + "\n"
   }
 

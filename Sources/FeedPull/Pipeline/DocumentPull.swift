@@ -1,4 +1,5 @@
 import FeedParser
+import HTTPWorker
 
 #if canImport(Glibc)
   import Glibc
@@ -61,9 +62,11 @@ final class DocumentPull {
     end.url = documentURL
     let source = source
     let sink = sink
+    // Links are resolved against the URL without its user information: a private feed's
+    // relative links must not carry its password into every item.
     parser = FeedDocumentParser(
-      documentURL: baseURL ?? documentURL, declaredCharset: charset, contentType: contentType,
-      html: html, preparesAhead: preparesAhead
+      documentURL: (baseURL ?? documentURL).map(URLPasswordMask.withoutUserInfo),
+      declaredCharset: charset, contentType: contentType, html: html, preparesAhead: preparesAhead
     ) {
       [unowned self] event in
       switch event {
@@ -84,10 +87,11 @@ final class DocumentPull {
   /// True once the parser has stopped for good: the rest of the body is not needed.
   var parserStopped: Bool { parser?.isStopped ?? false }
 
-  /// Parses one chunk and writes out the records it completed. Returns false when the body
-  /// went past `maxBytes` (the bytes within the limit were parsed) and the source must fail.
+  /// Parses one chunk and writes out the records it completed (unless `flushing` is false: the
+  /// caller has more bytes at hand and flushes after them). Returns false when the body went
+  /// past `maxBytes` (the bytes within the limit were parsed) and the source must fail.
   @discardableResult
-  func consume(_ chunk: UnsafeRawBufferPointer) -> Bool {
+  func consume(_ chunk: UnsafeRawBufferPointer, flushing: Bool = true) -> Bool {
     var chunk = chunk
     var withinLimit = true
     if let maxBytes, end.bytes + Int64(chunk.count) > maxBytes {
@@ -97,7 +101,7 @@ final class DocumentPull {
     end.bytes += Int64(chunk.count)
     if digestsBody { digest.add(chunk) }
     parser?.parse(chunk)
-    sink.flush()
+    if flushing || !withinLimit || parserStopped { sink.flush() }
     return withinLimit
   }
 

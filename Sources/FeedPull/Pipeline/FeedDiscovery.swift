@@ -51,7 +51,10 @@ extension FeedPuller {
       startNanoseconds: startNanoseconds, onEnd: onEnd)
     document.update { $0.discoveredFrom = pageURL }
     switch location {
-    case .http(let url):
+    case .http(let linked):
+      // Links were resolved against the page's URL without its password; a feed on the
+      // page's own site gets it back.
+      let url = pageURL.map { URLPasswordMask.restoringUserInfo(of: $0, in: linked) } ?? linked
       // The page's validators belong to the page, not to the feed it links.
       var feedSource = source
       feedSource.ifNoneMatch = nil
@@ -73,6 +76,8 @@ extension FeedPuller {
       // The page's own reader thread is the one asking; it reads the feed itself.
       LocalSourceReader.read(
         location, into: document, flowControl: sink as? any FlowControlledSink,
+        deadline: Self.deadline(
+          startedAt: startNanoseconds, timeout: source.timeout ?? configuration.timeout),
         isCancelled: { batch.isCancelled })
     case .unsupported(let scheme):
       document.update { $0.url = feed.url }

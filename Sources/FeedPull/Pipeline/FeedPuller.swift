@@ -29,13 +29,24 @@ public final class FeedPuller: Sendable {
   public var activeSources: Int { running.load(ordering: .acquiring) }
 
   /// Starts the connection worker. Throws `WorkerStartError` when it cannot (the process is out
-  /// of file descriptors, or libcurl cannot initialise): the caller's process carries on.
+  /// of file descriptors, or libcurl cannot initialise), or when the configuration's
+  /// `userAgent` holds a CR, LF or NUL byte (it would smuggle headers into every request): the
+  /// caller's process carries on.
   public init(configuration: Configuration = Configuration()) throws(WorkerStartError) {
+    do throws(RequestHeaderError) {
+      try RequestHeaderCheck.checkValue(configuration.userAgent, of: "User-Agent")
+    } catch {
+      throw WorkerStartError(message: error.description)
+    }
     self.configuration = configuration
     var workerConfiguration = ConnectionWorker.Configuration()
     workerConfiguration.maxInFlight = max(1, configuration.maxConcurrentTransfers)
     workerConfiguration.maxPerHost = max(1, configuration.maxTransfersPerHost)
     workerConfiguration.hostDelay = configuration.hostDelay
+    workerConfiguration.trust = configuration.trust
+    workerConfiguration.addressPolicy = configuration.addressPolicy
+    workerConfiguration.allowsDowngrade = configuration.allowsDowngrade
+    workerConfiguration.netrc = configuration.netrc
     worker = try ConnectionWorker(configuration: workerConfiguration)
     // Reading files is CPU work, not waiting: more readers than cores only thrash the caches
     // (bench/README.md).
@@ -155,16 +166,25 @@ public final class FeedPuller: Sendable {
       document.digestsBody = source.wantsBodyDigest
       startTransfer(request, of: document, into: sink, batch: batch)
     case .file, .standardInput:
+      if configuration.networkOnly {
+        let document = DocumentPull(
+          source: source.source, sink: sink, maxBytes: nil, onEnd: onEnd)
+        document.complete(
+          PullError(kind: .denied, message: "a local source, and only the network may be read"))
+        return
+      }
       let maxBytes = configuration.maxLocalBodyBytes
       let html = configuration.html
       let name = source.source
       let discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
+      let timeout = source.timeout ?? configuration.timeout
       localReaders.add {
         let document = DocumentPull(
           source: name, sink: sink, maxBytes: maxBytes, html: html, onEnd: onEnd)
         document.discovery = discovery
         LocalSourceReader.read(
           location, into: document, flowControl: sink as? any FlowControlledSink,
+          deadline: Self.deadline(startedAt: document.startNanoseconds, timeout: timeout),
           isCancelled: { batch.isCancelled })
       }
     case .unsupported(let scheme):
@@ -187,6 +207,14 @@ extension FeedPuller {
       document: document, flowControl: sink as? any FlowControlledSink,
       cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
     batch.register(worker.add(request, delegate: delegate))
+  }
+
+  /// When a local source that started at `start` (monotonic nanoseconds) must have ended; nil
+  /// for no limit.
+  static func deadline(startedAt start: Int64, timeout: Duration) -> Int64? {
+    guard timeout > .zero else { return nil }
+    let (seconds, attoseconds) = timeout.components
+    return start + seconds * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 
   /// The transfer for an http(s) source: the configuration's limits, with the source's own

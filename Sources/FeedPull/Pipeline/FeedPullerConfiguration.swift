@@ -1,3 +1,5 @@
+import HTTPWorker
+
 extension FeedPuller {
   /// How a `FeedPuller` pulls: its concurrency, its politeness towards servers, and the limits
   /// every source gets unless its `PullSource` says otherwise.
@@ -32,8 +34,37 @@ extension FeedPuller {
     /// default, as the command writes them), as the feed gives them (`raw`), or as plain text.
     public var html = HTMLMode.safe
 
+    // The network policy (docs/security.md): what a service that pulls URLs it did not choose
+    // sets.
+
+    /// Which certificate authorities https servers must chain to (`--cacert`, `--capath`,
+    /// `-k`). The command line reads curl's environment variables into it
+    /// (`TLSTrust.fromEnvironment`); the library does not, unless its host asks.
+    public var trust = TLSTrust()
+    /// Refuse to connect to loopback, private, link-local, shared, unique-local, unspecified,
+    /// multicast and broadcast addresses, in any spelling and their IPv4-mapped forms, checked
+    /// on the address actually connected to for every redirect hop and discovered feed; such a
+    /// source ends `denied` (`--deny-private`).
+    public var deniesPrivateAddresses = false
+    /// Ranges `deniesPrivateAddresses` lets through (`--allow-net CIDR`).
+    public var allowedNetworks: [IPNetwork] = []
+    /// Follow redirects from https to http (`--allow-downgrade`); by default such a source
+    /// ends `protocol` and nothing is sent to the http URL.
+    public var allowsDowngrade = false
+    /// Refuse local sources (paths, `file:` URLs, `-`) with `denied` (`--network-only`), so that
+    /// a list of URLs from users cannot make the process read its own files.
+    public var networkOnly = false
+    /// Read credentials for hosts whose URL carries none from a `.netrc` file (`--netrc`,
+    /// `--netrc-file`).
+    public var netrc: NetrcUse?
+
     /// The command line's defaults, each listed above.
     public init() {}
+
+    /// The address policy the connection worker applies.
+    var addressPolicy: AddressPolicy {
+      AddressPolicy(deniesPrivate: deniesPrivateAddresses, allowed: allowedNetworks)
+    }
   }
 }
 

@@ -12,9 +12,16 @@ enum LocalSourceReader {
   static let chunkSize = 256 * 1024
 
   /// Reads to the end and completes `document`. Blocks the calling thread.
+  ///
+  /// - Parameter deadline: `CLOCK_MONOTONIC` nanoseconds by which the source must have ended,
+  ///   or it ends `timeout` (nil: no limit). A regular file always ends; a device, a FIFO or
+  ///   standard input may never (`/dev/zero`, a pipe nobody writes to), so the time limit
+  ///   holds for local sources as it does for transfers. Waiting for bytes is a `poll` bounded
+  ///   by the time left, never a read that could block past it.
   static func read(
     _ location: SourceOrigin, into document: DocumentPull,
-    flowControl: (any FlowControlledSink)? = nil, isCancelled: () -> Bool = { false }
+    flowControl: (any FlowControlledSink)? = nil, deadline: Int64? = nil,
+    isCancelled: () -> Bool = { false }
   ) {
     let fileDescriptor: Int32
     switch location {
@@ -24,16 +31,19 @@ enum LocalSourceReader {
       fileDescriptor = STDIN_FILENO
       document.begin(documentURL: nil, charset: nil, preparesAhead: true)
     case .file(let path):
-      fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
+      // Non-blocking open: opening a FIFO would otherwise wait, without limit, for a writer.
+      fileDescriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
       guard fileDescriptor >= 0 else {
         document.complete(ioError(path: path))
         return
       }
+      _ = fcntl(fileDescriptor, F_SETFL, fcntl(fileDescriptor, F_GETFL) & ~O_NONBLOCK)
       document.begin(documentURL: fileURL(forPath: path), charset: nil, preparesAhead: true)
     case .http, .unsupported:
       preconditionFailure("not a local source")
     }
     defer { if fileDescriptor != STDIN_FILENO { close(fileDescriptor) } }
+    let mayWait = !isRegularFile(fileDescriptor)
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
     defer { buffer.deallocate() }
@@ -46,6 +56,14 @@ enum LocalSourceReader {
         let caughtUp = DispatchSemaphore(value: 0)
         flowControl.whenCaughtUp { caughtUp.signal() }
         caughtUp.wait()
+      }
+      if let deadline {
+        let left = deadline - DocumentPull.monotonicNanoseconds()
+        if left <= 0 || (mayWait && !waitForBytes(fileDescriptor, nanoseconds: left)) {
+          document.complete(
+            PullError(kind: .timeout, message: "the source did not end within the time limit"))
+          return
+        }
       }
       let count = Glibc.read(fileDescriptor, buffer.baseAddress, chunkSize)
       if count < 0 {
@@ -65,6 +83,27 @@ enum LocalSourceReader {
       if !hasBytesReady(fileDescriptor) { document.catchUp() }
     }
     document.complete(nil)
+  }
+
+  private static func isRegularFile(_ fileDescriptor: Int32) -> Bool {
+    var status = stat()
+    return fstat(fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// Waits until `fileDescriptor` has bytes (or its end, or an error) for at most
+  /// `nanoseconds`; false when the time ran out first.
+  private static func waitForBytes(_ fileDescriptor: Int32, nanoseconds: Int64) -> Bool {
+    var request = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+    var left = nanoseconds
+    while left > 0 {
+      let milliseconds = Int32(clamping: (left + 999_999) / 1_000_000)
+      let started = DocumentPull.monotonicNanoseconds()
+      let ready = poll(&request, 1, milliseconds)
+      if ready > 0 { return true }
+      if ready < 0 && errno != EINTR { return true }  // the read reports the error
+      left -= DocumentPull.monotonicNanoseconds() - started
+    }
+    return false
   }
 
   private static func hasBytesReady(_ fileDescriptor: Int32) -> Bool {

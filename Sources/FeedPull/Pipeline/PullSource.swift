@@ -6,7 +6,7 @@ import HTTPWorker
 /// ```swift
 /// var source = PullSource("https://example.com/private.xml")
 /// source.credentials = BasicCredentials(user: "me", password: "secret")
-/// source.headers = [HTTPHeader(name: "Accept-Language", value: "fr")]
+/// source.headers = [try HTTPHeader(name: "Accept-Language", value: "fr")]
 /// source.timeout = .seconds(120)
 /// ```
 public struct PullSource: Sendable, Hashable {
@@ -23,12 +23,21 @@ public struct PullSource: Sendable, Hashable {
   public var credentials: BasicCredentials?
   /// A proxy URL for this source; nil uses the environment's (`https_proxy`, …), as curl does.
   public var proxy: String?
-  /// Replaces the configuration's `User-Agent` for this source.
-  public var userAgent: String?
+  /// Replaces the configuration's `User-Agent` for this source; set with `setUserAgent(_:)`,
+  /// which refuses a value that could not be sent safely.
+  public private(set) var userAgent: String?
   /// Replaces the configuration's whole-transfer timeout for this source.
   public var timeout: Duration?
   /// Asks for `EndRecord.bodyDigest`; off by default, so a pull without state pays nothing.
   public var wantsBodyDigest = false
+
+  /// Sets `userAgent` (nil: the configuration's). Throws, and changes nothing, when `value`
+  /// holds a CR, LF or NUL byte: it would end the header line and let the rest be read as
+  /// another header or request, so it is never sent.
+  public mutating func setUserAgent(_ value: String?) throws(RequestHeaderError) {
+    if let value { try RequestHeaderCheck.checkValue(value, of: "User-Agent") }
+    userAgent = value
+  }
 
   /// A source with the validators of its last pull (nil for a first pull); the other settings
   /// start at the configuration's.

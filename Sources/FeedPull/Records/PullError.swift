@@ -15,6 +15,7 @@ public struct PullError: Error, Sendable, Hashable, CustomStringConvertible {
       case notAFeed = "not_a_feed"
       case cancelled
       case deferred
+      case denied
     }
 
     private let code: Code
@@ -46,8 +47,12 @@ public struct PullError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let tooLarge = Kind(.tooLarge)
     /// More redirects than allowed.
     public static let redirects = Kind(.redirects)
-    /// A scheme, or a redirect to one, other than http, https and file.
+    /// A scheme, or a redirect to one, other than http, https and file; a redirect from https
+    /// to http unless downgrades are allowed.
     public static let `protocol` = Kind(.protocol)
+    /// Refused by the network policy: an address it denies (`denyPrivate`, every redirect hop
+    /// and discovered feed included), or a local source when only the network may be read.
+    public static let denied = Kind(.denied)
     /// A local file could not be read.
     public static let io = Kind(.io)
     /// An empty body or a document whose parse had to stop.

@@ -1,4 +1,5 @@
 import FeedPull
+import HTTPWorker
 
 /// A source's new state after one pull: validators, the redirect count, the identity mode, the
 /// item-rate summary and the schedule's decision. A pure function of the state, the `end`, what
@@ -58,9 +59,13 @@ enum StateUpdate {
     return (state, hold)
   }
 
-  /// Counts pulls in a row that saw the same permanent redirect; adopts it at the third.
+  /// Counts pulls in a row that saw the same permanent redirect; adopts it at the third. A
+  /// redirect from https to http (followed with `allowsDowngrade`) is never adopted: every
+  /// later pull would go in plain text.
   static func adoptRedirect(_ end: EndRecord, into state: inout SubscriptionState) {
-    guard end.permanentRedirect, let target = end.url, target != state.requestURL else {
+    guard end.permanentRedirect, let target = end.url, target != state.requestURL,
+      !RedirectPolicy.isDowngrade(from: state.requestURL, to: target)
+    else {
       state.redirectTarget = nil
       state.redirectCount = 0
       return

@@ -39,7 +39,8 @@ public struct SubscriptionEndFields: EndRecordFields, Equatable {
     writer.field("next_check_at", instant: nextCheckAt?.wholeSeconds)
     writer.field("next_check_reason", nextCheckReason?.rawValue)
     writer.field("errors_in_row", errorsInRow)
-    writer.field("moved_to", movedTo)
+    // Written with its password masked, as every URL of a pull (docs/security.md).
+    writer.field("moved_to", movedTo.map(URLPasswordMask.masked))
     writer.field("skipped", skipped?.rawValue)
   }
 }

@@ -26,12 +26,24 @@ public enum StateTransfer {
     try store.forEachState { sources.append($0.source) }
     for source in sources {
       guard let state = try store.state(of: source) else { continue }  // forgotten meanwhile
-      let exported = ExportedSubscription(state, items: try store.ledger(of: source))
+      let exported = ExportedSubscription(
+        passwordsMasked(state), items: try store.ledger(of: source))
       guard let data = try? encoder.encode(exported) else {
-        throw StoreError(message: "cannot encode the state of \(source)")
+        throw StoreError(message: "cannot encode the state of \(URLPasswordMask.masked(source))")
       }
       try line(String(decoding: data, as: UTF8.self))
     }
+  }
+
+  /// `state` as it is shown and exported: the password in each of its URLs as `***`. The
+  /// state itself keeps it, to pull with; an export restored elsewhere needs it given again
+  /// (or kept in a `.netrc`).
+  public static func passwordsMasked(_ state: SubscriptionState) -> SubscriptionState {
+    var shown = state
+    shown.source = URLPasswordMask.masked(state.source)
+    shown.movedTo = state.movedTo.map(URLPasswordMask.masked)
+    shown.redirectTarget = state.redirectTarget.map(URLPasswordMask.masked)
+    return shown
   }
 
   /// The subscriptions as an OPML 2.0 document: one `outline` a source, its `xmlUrl` the URL
@@ -42,7 +54,7 @@ public enum StateTransfer {
       "    <title>feedpull subscriptions</title>", "  </head>", "  <body>",
     ]
     try store.forEachState { state in
-      let url = OPMLText.escaped(state.requestURL)
+      let url = OPMLText.escaped(URLPasswordMask.masked(state.requestURL))
       lines.append("    <outline type=\"rss\" text=\"\(url)\" xmlUrl=\"\(url)\"/>")
     }
     lines += ["  </body>", "</opml>"]

@@ -14,6 +14,8 @@ final class PostgresConnection: @unchecked Sendable {
   private let handle: OpaquePointer
   /// Names the database in messages, without the password a URI may carry.
   let label: String
+  /// Takes the password out of libpq's messages too.
+  private let scrub: PostgresPasswordScrub
 
   /// Connects to `uri` (a libpq connection URI or `key=value` string).
   init(uri: String) throws(StoreError) {
@@ -21,10 +23,11 @@ final class PostgresConnection: @unchecked Sendable {
       throw StoreError(message: "cannot connect to PostgreSQL: out of memory", kind: .unavailable)
     }
     self.handle = handle
-    label = "PostgreSQL state \(Self.redacted(uri))"
+    scrub = PostgresPasswordScrub(connectionString: uri)
+    label = "PostgreSQL state \(scrub.redacted(uri))"
     guard PQstatus(handle) == CONNECTION_OK else {
       // Every property is set: `deinit` runs and finishes the handle.
-      let message = Self.trimmed(PQerrorMessage(handle))
+      let message = errorMessage()
       throw StoreError(message: "cannot connect to \(label): \(message)", kind: .unavailable)
     }
     try configureSession()
@@ -75,8 +78,7 @@ final class PostgresConnection: @unchecked Sendable {
     PQreset(handle)
     guard PQstatus(handle) == CONNECTION_OK else {
       throw StoreError(
-        message: "lost the connection to \(label): \(Self.trimmed(PQerrorMessage(handle)))",
-        kind: .unavailable)
+        message: "lost the connection to \(label): \(errorMessage())", kind: .unavailable)
     }
     try configureSession()
   }
@@ -91,29 +93,25 @@ final class PostgresConnection: @unchecked Sendable {
   private func check(_ result: OpaquePointer?) throws(StoreError) {
     let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
     guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return }
-    let message = Self.trimmed(PQerrorMessage(handle))
+    let message = errorMessage()
     if PQstatus(handle) != CONNECTION_OK {
       throw StoreError(message: "lost the connection to \(label): \(message)", kind: .unavailable)
     }
     throw StoreError(message: "\(label): \(message)")
   }
 
-  private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
-    guard let message else { return "unknown error" }
+  /// libpq's last message, trimmed, with the password taken out (it may quote the URI).
+  private func errorMessage() -> String {
+    guard let message = PQerrorMessage(handle) else { return "unknown error" }
     var text = String(cString: message)
     while text.last?.isWhitespace == true { text.removeLast() }
-    return text
+    return scrub.scrubbed(text)
   }
 
-  /// `postgresql://user:secret@host/db` → `postgresql://user@host/db`: a password never
-  /// reaches a message.
+  /// `postgresql://user:secret@host/db` → `postgresql://user@host/db`, and a `password`
+  /// parameter as `***`: a password never reaches a message.
   static func redacted(_ uri: String) -> String {
-    guard let scheme = uri.range(of: "://"),
-      let at = uri[scheme.upperBound...].firstIndex(of: "@")
-    else { return uri }
-    let credentials = uri[scheme.upperBound..<at]
-    guard let colon = credentials.firstIndex(of: ":") else { return uri }
-    return String(uri[..<colon]) + String(uri[at...])
+    PostgresPasswordScrub(connectionString: uri).redacted(uri)
   }
 }
 
