@@ -66,8 +66,9 @@ struct HTMLSanitizer {
       case .text(let range):
         if run.appletDepth > 0 {
           replace(range, with: [])
-        } else if tokenizer.textFirstSpecial < range.upperBound {
-          text(tokenizer.textFirstSpecial..<range.upperBound)
+        } else {
+          let first = tokenizer.textFirstSpecial(range)
+          if first < range.upperBound { text(first..<range.upperBound) }
         }
       case .ignored(let range):
         replace(range, with: [])
