@@ -44,6 +44,15 @@ struct HTMLSanitizer {
     var value: Range<Int>?
   }
 
+  /// The vocabulary's tables and rows, held here: a `static let` read costs a `swift_once`
+  /// call, and every tag reads several.
+  private let elements = HTMLVocabulary.elements
+  private let attributeTable = HTMLVocabulary.attributes
+  private let svgRow = HTMLVocabulary.svgRow
+  private let mathRow = HTMLVocabulary.mathRow
+  private let xmlnsRow = HTMLVocabulary.xmlnsRow
+  private let xmlnsXLinkRow = HTMLVocabulary.xmlnsXLinkRow
+
   init() {
     seenNames = Array(repeating: 0, count: (HTMLVocabulary.attributes.count + 63) / 64)
   }
@@ -192,7 +201,6 @@ struct HTMLSanitizer {
     _ name: Range<Int>, _ tag: Range<Int>, _ selfClosing: Bool,
     _ tokenizer: inout HTMLTokenizer, _ run: inout Run
   ) {
-    let elements = HTMLVocabulary.elements
     let base = input.baseAddress!
     let row = elements.row(base + name.lowerBound, name.count)
     let info = row.map { elements.info($0) } ?? []
@@ -212,8 +220,8 @@ struct HTMLSanitizer {
     // Which vocabulary's attributes apply, as feedparser decides: MathML inside `math`, SVG
     // inside `svg`, else HTML; `svg` and `math` themselves open their vocabulary when they
     // carry its namespace (HTML's inline SVG and MathML do without: it is implied).
-    let isSVGRoot = row == HTMLVocabulary.svgRow
-    let isMathRoot = row == HTMLVocabulary.mathRow
+    let isSVGRoot = row == svgRow
+    let isMathRoot = row == mathRow
     var vocabulary: HTMLVocabulary.AttributeInfo
     var addsNamespace = false
     if run.mathDepth > 0 && info.contains(.mathML) {
@@ -255,7 +263,6 @@ struct HTMLSanitizer {
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(UInt8(ascii: "<"))
     output.append(contentsOf: spelling)
-    let attributeTable = HTMLVocabulary.attributes
     for attribute in kept {
       let attributeSpelling = attributeTable.spelling(attribute.row)
       output.append(UInt8(ascii: " "))
@@ -297,8 +304,8 @@ struct HTMLSanitizer {
   {
     let base = input.baseAddress!
     for attribute in attributes
-    where HTMLVocabulary.attributes.row(base + attribute.name.lowerBound, attribute.name.count)
-      == HTMLVocabulary.xmlnsRow
+    where attributeTable.row(base + attribute.name.lowerBound, attribute.name.count)
+      == xmlnsRow
     {
       return UnsafeBufferPointer(rebasing: input[attribute.value ?? 0..<0])
     }
@@ -315,7 +322,7 @@ struct HTMLSanitizer {
     if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
     if !values.isEmpty { values.removeAll(keepingCapacity: true) }
     guard !attributes.isEmpty else { return (false, false) }
-    let table = HTMLVocabulary.attributes
+    let table = attributeTable
     let base = input.baseAddress!
     var changed = false
     var sawXLink = false
@@ -329,7 +336,7 @@ struct HTMLSanitizer {
       }
       let info = table.info(row)
       if info.contains(.xlink) { sawXLink = true }
-      if row == HTMLVocabulary.xmlnsXLinkRow { sawXLinkDeclaration = true }
+      if row == xmlnsXLinkRow { sawXLinkDeclaration = true }
       let isStyle = info.contains(.style) && vocabulary == .html
       guard info.contains(vocabulary) || isStyle else {
         changed = true
@@ -583,7 +590,6 @@ struct HTMLSanitizer {
   }
 
   private mutating func endTag(_ name: Range<Int>, _ tag: Range<Int>, _ run: inout Run) {
-    let elements = HTMLVocabulary.elements
     let row = elements.row(input.baseAddress! + name.lowerBound, name.count)
     let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
@@ -592,10 +598,10 @@ struct HTMLSanitizer {
     }
     guard let row, !info.contains(.void) else { return replace(tag, with: []) }
     var isKept = info.contains(.html)
-    if row == HTMLVocabulary.svgRow && run.svgDepth > 0 {
+    if row == svgRow && run.svgDepth > 0 {
       run.svgDepth -= 1
       isKept = true
-    } else if row == HTMLVocabulary.mathRow && run.mathDepth > 0 {
+    } else if row == mathRow && run.mathDepth > 0 {
       run.mathDepth -= 1
       isKept = true
     } else if !isKept {

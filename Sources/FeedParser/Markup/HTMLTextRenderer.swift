@@ -39,7 +39,7 @@ struct HTMLTextRenderer {
       case .ignored:
         continue
       case .startTag(let name, _, let selfClosing):
-        let info = Self.info(base!, name)
+        let info = info(base!, name)
         if info.contains(.rawText) || info.contains(.droppedWithContent) {
           // Their content is not markup to read: skip it whole.
           if !selfClosing, info.contains(.rawText) { tokenizer.skipRawText(named: name) }
@@ -52,7 +52,7 @@ struct HTMLTextRenderer {
         if info.contains(.preformatted) && !selfClosing { run.preDepth += 1 }
         breakLine(info, isBR: Self.isBR(base!, name), &run)
       case .endTag(let name, _):
-        let info = Self.info(base!, name)
+        let info = info(base!, name)
         if info.contains(.noText) || info.contains(.droppedWithContent),
           !info.contains(.rawText), run.hiddenDepth > 0
         {
@@ -67,10 +67,12 @@ struct HTMLTextRenderer {
     return result
   }
 
-  private static func info(_ base: UnsafePointer<UInt8>, _ name: Range<Int>)
+  /// The elements' table, held here: a `static let` read costs a `swift_once` call a tag.
+  private let elements = HTMLVocabulary.elements
+
+  private func info(_ base: UnsafePointer<UInt8>, _ name: Range<Int>)
     -> HTMLVocabulary.ElementInfo
   {
-    let elements = HTMLVocabulary.elements
     return elements.row(base + name.lowerBound, name.count).map { elements.info($0) } ?? []
   }
 
