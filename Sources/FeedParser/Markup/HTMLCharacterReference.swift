@@ -97,15 +97,9 @@ enum HTMLCharacterReference {
     case .keep(let end):
       if input[start + 1] == UInt8(ascii: "#") {
         // A kept number names its character (or a windows-1252 one): read it again.
-        var index = start + 2
-        let isHex = input[index] | 0x20 == UInt8(ascii: "x")
-        if isHex { index += 1 }
-        var value: UInt32 = 0
-        while index < end, let digit = digitValue(input[index], hex: isHex) {
-          value = value > 0x10_FFFF ? value : value &* (isHex ? 16 : 10) &+ UInt32(digit)
-          index += 1
+        guard let scalar = character(keptNumber(input, from: start, to: end)) else {
+          return (end, 0, 0)
         }
-        guard let scalar = character(value) else { return (end, 0, 0) }
         let (utf8, count) = utf8Word(scalar)
         return (end, utf8, count)
       }
@@ -123,6 +117,21 @@ enum HTMLCharacterReference {
       }
       return (end, utf8, count)
     }
+  }
+
+  /// The value of the numeric reference `read` kept, from its `&` at `start` to `end`.
+  private static func keptNumber(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
+    -> UInt32
+  {
+    var index = start + 2
+    let isHex = input[index] | 0x20 == UInt8(ascii: "x")
+    if isHex { index += 1 }
+    var value: UInt32 = 0
+    while index < end, let digit = digitValue(input[index], hex: isHex) {
+      value = value > 0x10_FFFF ? value : value &* (isHex ? 16 : 10) &+ UInt32(digit)
+      index += 1
+    }
+    return value
   }
 
   /// A character's UTF-8 in the low bytes of a word (little-endian), and how many.
@@ -153,15 +162,9 @@ enum HTMLCharacterReference {
         if let scalar { appendUTF8(scalar, to: &output) }
         return
       }
-      var index = start + 2
-      let isHex = input[index] | 0x20 == UInt8(ascii: "x")
-      if isHex { index += 1 }
-      var value: UInt32 = 0
-      while index < end, let digit = digitValue(input[index], hex: isHex) {
-        value = value > 0x10_FFFF ? value : value &* (isHex ? 16 : 10) &+ UInt32(digit)
-        index += 1
+      if let scalar = character(keptNumber(input, from: start, to: end)) {
+        appendUTF8(scalar, to: &output)
       }
-      if let scalar = character(value) { appendUTF8(scalar, to: &output) }
       return
     }
     if let packed = HTMLEntities.characters(input.baseAddress! + start + 1, end - start - 2) {
