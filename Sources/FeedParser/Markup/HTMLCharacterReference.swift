@@ -79,6 +79,80 @@ enum HTMLCharacterReference {
     }
   }
 
+  /// What the text at an `&` reads as, decoded: a reference's one or two characters (a
+  /// literal `&` for none) as UTF-8 in the low `count` bytes of `utf8` (little-endian), and
+  /// where the text goes on. One pass and one look-up, nothing allocated: the text renderer
+  /// decodes every reference of every field with it (`read` and then `appendDecoded` looked a
+  /// name up twice and went through an array).
+  static func decode(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (
+    end: Int, utf8: UInt64, count: Int
+  ) {
+    switch read(input, at: start) {
+    case .literal:
+      return (start + 1, UInt64(UInt8(ascii: "&")), 1)
+    case .replace(let end, let scalar):
+      guard let scalar else { return (end, 0, 0) }
+      let (utf8, count) = utf8Word(scalar)
+      return (end, utf8, count)
+    case .keep(let end):
+      if input[start + 1] == UInt8(ascii: "#") {
+        // A kept number names its character (or a windows-1252 one): read it again.
+        guard let scalar = character(keptNumber(input, from: start, to: end)) else {
+          return (end, 0, 0)
+        }
+        let (utf8, count) = utf8Word(scalar)
+        return (end, utf8, count)
+      }
+      guard let packed = HTMLEntities.characters(input.baseAddress! + start + 1, end - start - 2)
+      else { return (end, 0, 0) }
+      var (utf8, count) = (UInt64(0), 0)
+      if let first = Unicode.Scalar(UInt32(truncatingIfNeeded: packed)) {
+        (utf8, count) = utf8Word(first)
+      }
+      let secondValue = UInt32(truncatingIfNeeded: packed >> 32)
+      if secondValue != 0, let second = Unicode.Scalar(secondValue) {
+        let (more, moreCount) = utf8Word(second)
+        utf8 |= more << UInt64(8 * count)
+        count += moreCount
+      }
+      return (end, utf8, count)
+    }
+  }
+
+  /// The value of the numeric reference `read` kept, from its `&` at `start` to `end`.
+  private static func keptNumber(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
+    -> UInt32
+  {
+    var index = start + 2
+    let isHex = input[index] | 0x20 == UInt8(ascii: "x")
+    if isHex { index += 1 }
+    var value: UInt32 = 0
+    while index < end, let digit = digitValue(input[index], hex: isHex) {
+      value = value > 0x10_FFFF ? value : value &* (isHex ? 16 : 10) &+ UInt32(digit)
+      index += 1
+    }
+    return value
+  }
+
+  /// A character's UTF-8 in the low bytes of a word (little-endian), and how many.
+  @inline(__always)
+  private static func utf8Word(_ scalar: Unicode.Scalar) -> (UInt64, Int) {
+    let value = UInt64(scalar.value)
+    switch value {
+    case 0..<0x80:
+      return (value, 1)
+    case 0x80..<0x800:
+      return (0xC0 | value >> 6 | (0x80 | value & 0x3F) << 8, 2)
+    case 0x800..<0x10000:
+      return (0xE0 | value >> 12 | (0x80 | value >> 6 & 0x3F) << 8 | (0x80 | value & 0x3F) << 16, 3)
+    default:
+      return (
+        0xF0 | value >> 18 | (0x80 | value >> 12 & 0x3F) << 8 | (0x80 | value >> 6 & 0x3F) << 16
+          | (0x80 | value & 0x3F) << 24, 4
+      )
+    }
+  }
+
   /// The text of a reference `read` called `keep` or `replace`, appended as UTF-8.
   static func appendDecoded(
     _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into output: inout [UInt8]
@@ -88,15 +162,9 @@ enum HTMLCharacterReference {
         if let scalar { appendUTF8(scalar, to: &output) }
         return
       }
-      var index = start + 2
-      let isHex = input[index] | 0x20 == UInt8(ascii: "x")
-      if isHex { index += 1 }
-      var value: UInt32 = 0
-      while index < end, let digit = digitValue(input[index], hex: isHex) {
-        value = value > 0x10_FFFF ? value : value &* (isHex ? 16 : 10) &+ UInt32(digit)
-        index += 1
+      if let scalar = character(keptNumber(input, from: start, to: end)) {
+        appendUTF8(scalar, to: &output)
       }
-      if let scalar = character(value) { appendUTF8(scalar, to: &output) }
       return
     }
     if let packed = HTMLEntities.characters(input.baseAddress! + start + 1, end - start - 2) {

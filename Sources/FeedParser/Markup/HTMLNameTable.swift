@@ -111,11 +111,25 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
       let loaded = ByteWord.load(bytes + offset, count: min(count - offset, 8))
       return foldsCase ? lowercased(loaded) : loaded
     }
+    let mask = (1 << bits) - 1
+    if count <= 8 {
+      // Most names: one word, the other three zero (in the key and in every slot of a name
+      // this long), so the hash below comes to this and one compare tells a slot.
+      let key = word(0)
+      let hash = (key &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(count)
+      var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - bits))
+      while true {
+        let length = Int(lengths[slot])
+        if length == 0 || (length == count && words[slot * 4] == key) {
+          return (slot, (key, 0, 0, 0))
+        }
+        slot = (slot + 1) & mask
+      }
+    }
     let key = (word(0), word(8), word(16), word(24))
     let hash =
       (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)
       ^ (key.2 &* 0x1656_67B1_9E37_79F9) ^ (key.3 &* 0x27D4_EB2F_1656_67C5) ^ UInt64(count)
-    let mask = (1 << bits) - 1
     var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - bits))
     while true {
       let length = Int(lengths[slot])

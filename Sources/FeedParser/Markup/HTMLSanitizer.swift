@@ -44,6 +44,15 @@ struct HTMLSanitizer {
     var value: Range<Int>?
   }
 
+  /// The vocabulary's tables and rows, held here: a `static let` read costs a `swift_once`
+  /// call, and every tag reads several.
+  private let elements = HTMLVocabulary.elements
+  private let attributeTable = HTMLVocabulary.attributes
+  private let svgRow = HTMLVocabulary.svgRow
+  private let mathRow = HTMLVocabulary.mathRow
+  private let xmlnsRow = HTMLVocabulary.xmlnsRow
+  private let xmlnsXLinkRow = HTMLVocabulary.xmlnsXLinkRow
+
   init() {
     seenNames = Array(repeating: 0, count: (HTMLVocabulary.attributes.count + 63) / 64)
   }
@@ -66,8 +75,9 @@ struct HTMLSanitizer {
       case .text(let range):
         if run.appletDepth > 0 {
           replace(range, with: [])
-        } else if tokenizer.textFirstSpecial < range.upperBound {
-          text(tokenizer.textFirstSpecial..<range.upperBound)
+        } else {
+          let first = tokenizer.textFirstSpecial(range)
+          if first < range.upperBound { text(first..<range.upperBound) }
         }
       case .ignored(let range):
         replace(range, with: [])
@@ -191,7 +201,6 @@ struct HTMLSanitizer {
     _ name: Range<Int>, _ tag: Range<Int>, _ selfClosing: Bool,
     _ tokenizer: inout HTMLTokenizer, _ run: inout Run
   ) {
-    let elements = HTMLVocabulary.elements
     let base = input.baseAddress!
     let row = elements.row(base + name.lowerBound, name.count)
     let info = row.map { elements.info($0) } ?? []
@@ -211,8 +220,8 @@ struct HTMLSanitizer {
     // Which vocabulary's attributes apply, as feedparser decides: MathML inside `math`, SVG
     // inside `svg`, else HTML; `svg` and `math` themselves open their vocabulary when they
     // carry its namespace (HTML's inline SVG and MathML do without: it is implied).
-    let isSVGRoot = row == HTMLVocabulary.svgRow
-    let isMathRoot = row == HTMLVocabulary.mathRow
+    let isSVGRoot = row == svgRow
+    let isMathRoot = row == mathRow
     var vocabulary: HTMLVocabulary.AttributeInfo
     var addsNamespace = false
     if run.mathDepth > 0 && info.contains(.mathML) {
@@ -254,7 +263,6 @@ struct HTMLSanitizer {
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(UInt8(ascii: "<"))
     output.append(contentsOf: spelling)
-    let attributeTable = HTMLVocabulary.attributes
     for attribute in kept {
       let attributeSpelling = attributeTable.spelling(attribute.row)
       output.append(UInt8(ascii: " "))
@@ -296,8 +304,8 @@ struct HTMLSanitizer {
   {
     let base = input.baseAddress!
     for attribute in attributes
-    where HTMLVocabulary.attributes.row(base + attribute.name.lowerBound, attribute.name.count)
-      == HTMLVocabulary.xmlnsRow
+    where attributeTable.row(base + attribute.name.lowerBound, attribute.name.count)
+      == xmlnsRow
     {
       return UnsafeBufferPointer(rebasing: input[attribute.value ?? 0..<0])
     }
@@ -314,7 +322,7 @@ struct HTMLSanitizer {
     if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
     if !values.isEmpty { values.removeAll(keepingCapacity: true) }
     guard !attributes.isEmpty else { return (false, false) }
-    let table = HTMLVocabulary.attributes
+    let table = attributeTable
     let base = input.baseAddress!
     var changed = false
     var sawXLink = false
@@ -328,7 +336,7 @@ struct HTMLSanitizer {
       }
       let info = table.info(row)
       if info.contains(.xlink) { sawXLink = true }
-      if row == HTMLVocabulary.xmlnsXLinkRow { sawXLinkDeclaration = true }
+      if row == xmlnsXLinkRow { sawXLinkDeclaration = true }
       let isStyle = info.contains(.style) && vocabulary == .html
       guard info.contains(vocabulary) || isStyle else {
         changed = true
@@ -363,15 +371,9 @@ struct HTMLSanitizer {
         }
       } else if info.contains(.uri) || resolves {
         let raw = attribute.value.map { UnsafeBufferPointer(rebasing: input[$0]) }
-        if let uri = checkedURI(raw, resolving: resolves ? run.base : nil) {
-          let escaped = appendValue(escaping: uri)
-          if let raw, values[escaped].elementsEqual(raw) {
-            // Written as it was (`&quot;` in a URL stays `&quot;`).
-            values.removeLast(escaped.count)
-          } else {
-            keptAttribute.newValue = escaped
-            changed = true
-          }
+        if let newValue = rewrittenURI(raw, resolving: resolves ? run.base : nil) {
+          keptAttribute.newValue = newValue
+          changed = true
         }
       } else if let value = attribute.value,
         Self.needsEscaping(UnsafeBufferPointer(rebasing: input[value]))
@@ -384,14 +386,57 @@ struct HTMLSanitizer {
     return (changed, addsXLink)
   }
 
+  /// A URI attribute's value as it must be written (`checkedURI`, escaped), appended to
+  /// `values`: its range there, or nil when the value stays as written.
+  private mutating func rewrittenURI(
+    _ raw: UnsafeBufferPointer<UInt8>?, resolving base: String?
+  ) -> Range<Int>? {
+    if let raw, !raw.isEmpty, Self.isPlain(raw) {
+      // Most links of a feed: nothing to decode, drop, trim or escape, so `checkedURI`'s
+      // answer is known without a copy: the value as it is, empty for a scheme that is not
+      // acceptable, or resolved straight into `values` when it is relative.
+      guard URISchemes.isAcceptable(raw) else { return values.count..<values.count }
+      guard let base, !Self.hasScheme(raw) else { return nil }
+      if markupBase?.text != base { markupBase = MarkupBase(base) }
+      if let markupBase {
+        let start = values.count
+        markupBase.resolve(raw, into: &values, scratch: &pathScratch)
+        escapeValue(from: start)
+        return values[start...].elementsEqual(raw) ? nil : start..<values.count
+      }
+    }
+    guard let uri = checkedURI(raw, resolving: base) else { return nil }
+    let escaped = appendValue(escaping: uri)
+    if let raw, values[escaped].elementsEqual(raw) {
+      // Written as it was (`&quot;` in a URL stays `&quot;`).
+      values.removeLast(escaped.count)
+      return nil
+    }
+    return escaped
+  }
+
+  /// Escapes `values` from `start` to its end in place (a base's query may hold `&`).
+  private mutating func escapeValue(from start: Int) {
+    guard
+      values[start...].contains(where: {
+        $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+          || $0 == UInt8(ascii: "\"")
+      })
+    else { return }
+    let unescaped = Array(values[start...])
+    values.removeSubrange(start...)
+    _ = appendValue(escaping: unescaped)
+  }
+
+  /// Storage for `MarkupBase.resolve`, kept between links.
+  private var pathScratch: [UInt8] = []
+
   /// A URI attribute's value, when it must change: decoded, trimmed, resolved against `base`,
   /// emptied when its scheme is not acceptable. Nil when the written value is already that.
   private mutating func checkedURI(
     _ raw: UnsafeBufferPointer<UInt8>?, resolving base: String?
   ) -> [UInt8]? {
     guard let raw else { return [] }
-    // The common case: an absolute http(s) URL with nothing to decode or escape.
-    if Self.isPlainHTTPURL(raw) { return nil }
     decode(raw)
     // Browsers drop tab, LF and CR anywhere in a URL: `java&#9;script:` is `javascript:`.
     decoded.removeAll { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
@@ -423,7 +468,7 @@ struct HTMLSanitizer {
   private var markupBase: MarkupBase?
 
   /// RFC 3986 section 3.1: a letter, then letters, digits, `+`, `-`, `.`, then `:`.
-  private static func hasScheme(_ reference: ArraySlice<UInt8>) -> Bool {
+  private static func hasScheme<Bytes: Collection<UInt8>>(_ reference: Bytes) -> Bool {
     guard let first = reference.first, first.isASCIILetter else { return false }
     for byte in reference.dropFirst() {
       if byte == UInt8(ascii: ":") { return true }
@@ -435,16 +480,10 @@ struct HTMLSanitizer {
     return false
   }
 
-  /// `http://` or `https://` and then only bytes that need neither decoding nor escaping.
-  private static func isPlainHTTPURL(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard raw.count > 8, raw[0] == UInt8(ascii: "h"), raw[1] == UInt8(ascii: "t"),
-      raw[2] == UInt8(ascii: "t"), raw[3] == UInt8(ascii: "p")
-    else { return false }
-    let rest = raw[4] == UInt8(ascii: "s") ? 5 : 4
-    guard raw[rest] == UInt8(ascii: ":"), raw[rest + 1] == UInt8(ascii: "/"),
-      raw[rest + 2] == UInt8(ascii: "/")
-    else { return false }
-    // Eight bytes at a time: no control or space, `&`, `<`, `>` or `"`.
+  /// True when a value holds nothing to decode, drop, trim or escape: no `&`, `<`, `>`, `"`,
+  /// no space or control.
+  private static func isPlain(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    // Eight bytes at a time (a test may flag a byte it should not, never miss one).
     let base = raw.baseAddress!
     var index = 0
     while index < raw.count {
@@ -551,7 +590,6 @@ struct HTMLSanitizer {
   }
 
   private mutating func endTag(_ name: Range<Int>, _ tag: Range<Int>, _ run: inout Run) {
-    let elements = HTMLVocabulary.elements
     let row = elements.row(input.baseAddress! + name.lowerBound, name.count)
     let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
@@ -560,10 +598,10 @@ struct HTMLSanitizer {
     }
     guard let row, !info.contains(.void) else { return replace(tag, with: []) }
     var isKept = info.contains(.html)
-    if row == HTMLVocabulary.svgRow && run.svgDepth > 0 {
+    if row == svgRow && run.svgDepth > 0 {
       run.svgDepth -= 1
       isKept = true
-    } else if row == HTMLVocabulary.mathRow && run.mathDepth > 0 {
+    } else if row == mathRow && run.mathDepth > 0 {
       run.mathDepth -= 1
       isKept = true
     } else if !isKept {

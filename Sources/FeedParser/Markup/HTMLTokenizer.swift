@@ -1,5 +1,9 @@
 import FeedPullSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Splits HTML text into tokens, in place: every token is a range of the input, a start tag's
 /// attributes go into one array reused from tag to tag, and nothing is allocated per token. The
 /// sanitizer and the text renderer both read HTML through it.
@@ -73,57 +77,48 @@ struct HTMLTokenizer {
 
   var isAtEnd: Bool { position >= input.count }
 
-  /// Where the last text token's first `&`, `>` or `<` is (which the sanitizer may have to
-  /// escape), or its end: most text holds none and is then not looked at again, and the rest
-  /// is looked at from there.
-  private(set) var textFirstSpecial = 0
+  /// Where the last text token's first `<` is (one that starts no markup), or `Int.max`.
+  private var textFirstLessThan = Int.max
+
+  /// Where the last text token, `range`, has its first `&`, `>` or `<` (which the sanitizer
+  /// may have to escape), or its end: most text holds none and is then not looked at again,
+  /// and the rest is looked at from there. Found by `memchr`, a tenth of an instruction a
+  /// byte, where a scan of our own takes one or two.
+  func textFirstSpecial(_ range: Range<Int>) -> Int {
+    var end = min(textFirstLessThan, range.upperBound)
+    end = Self.first(UInt8(ascii: "&"), base, from: range.lowerBound, to: end)
+    return Self.first(UInt8(ascii: ">"), base, from: range.lowerBound, to: end)
+  }
 
   /// The next token, or nil at the end.
   mutating func next() -> Token? {
     let count = input.count
     guard position < count else { return nil }
     let start = position
-    if base[start] == UInt8(ascii: "<"), let token = markup(at: start) { return token }
-    // Text up to the next `<` that starts markup, noting `&`, `>` and other `<` on the way.
-    var firstSpecial = Int.max
+    var firstLessThan = Int.max
     var index = start
     if base[start] == UInt8(ascii: "<") {
-      firstSpecial = start
+      if let token = markup(at: start) { return token }
+      firstLessThan = start
       index += 1
     }
-    scan: while index < count {
-      // Sixteen bytes a turn while none is `<`, `>` or `&` (most of a text). (Swift's
-      // `SIMD16` compares, tried here, compiled to byte-by-byte code three times as slow.)
-      while index &+ 16 <= count {
-        let first = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let second = UnsafeRawPointer(base + index + 8).loadUnaligned(as: UInt64.self)
-        if Self.specialMask(first) | Self.specialMask(second) != 0 { break }
-        index &+= 16
-      }
-      guard index < count else { break }
-      if index &+ 8 <= count {
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let mask = Self.specialMask(word)
-        if mask == 0 {
-          index &+= 8
-          continue
-        }
-        index &+= ByteWord.firstMatch(mask)
-      } else {
-        let byte = base[index]
-        guard byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ">")
-        else {
-          index &+= 1
-          continue
-        }
-      }
-      if base[index] == UInt8(ascii: "<") && startsMarkup(at: index) { break scan }
-      firstSpecial = min(firstSpecial, index)
-      index &+= 1
+    // Text up to the next `<` that starts markup.
+    while true {
+      index = Self.first(UInt8(ascii: "<"), base, from: index, to: count)
+      if index == count || startsMarkup(at: index) { break }
+      firstLessThan = min(firstLessThan, index)
+      index += 1
     }
     position = index
-    textFirstSpecial = min(firstSpecial, index)
+    textFirstLessThan = firstLessThan
     return .text(start..<index)
+  }
+
+  /// The index of the first `byte` at or after `from` and before `end`, or `end`.
+  @inline(__always)
+  static func first(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+    guard from < end, let found = memchr(base + from, Int32(byte), end - from) else { return end }
+    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }
 
   /// Skips the content of a raw-text element (`script`, `style`) named `name`, up to and
@@ -133,7 +128,7 @@ struct HTMLTokenizer {
     let length = name.count
     var index = position
     while true {
-      index = Self.nextLessThan(base, from: index, to: count)
+      index = Self.first(UInt8(ascii: "<"), base, from: index, to: count)
       guard index + 1 < count else {
         position = count
         return
@@ -338,36 +333,11 @@ struct HTMLTokenizer {
 
   // MARK: Bytes
 
-  /// The high bit of each byte that may be `<`, `>` or `&` (the lowest set bit exact). `<`
-  /// (0x3C) and `>` (0x3E) differ only in bit 1: one test finds both.
-  @inline(__always)
-  static func specialMask(_ word: UInt64) -> UInt64 {
-    ByteWord.matches(word | 0x0202_0202_0202_0202, UInt8(ascii: ">"))
-      | ByteWord.matches(word, UInt8(ascii: "&"))
-  }
-
-  /// The index of the next `<` at or after `from`, or `to`; eight bytes at a time.
-  @inline(__always)
-  static func nextLessThan(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
-    var index = from
-    while index &+ 8 <= end {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      let mask = ByteWord.matches(word, UInt8(ascii: "<"))
-      if mask != 0 { return index &+ ByteWord.firstMatch(mask) }
-      index &+= 8
-    }
-    while index < end && base[index] != UInt8(ascii: "<") { index &+= 1 }
-    return index
-  }
-
   /// The index of the next `>` at or after `from`, if any.
   private mutating func closingBracket(from: Int) -> Int? {
     guard from < noBracketFrom else { return nil }
-    var index = from
-    while index < input.count {
-      if base[index] == UInt8(ascii: ">") { return index }
-      index += 1
-    }
+    let index = Self.first(UInt8(ascii: ">"), base, from: from, to: input.count)
+    if index < input.count { return index }
     noBracketFrom = from
     return nil
   }
@@ -376,11 +346,8 @@ struct HTMLTokenizer {
   private mutating func closingQuote(_ quote: UInt8, from: Int) -> Int? {
     let known = quote == UInt8(ascii: "\"") ? noQuoteFrom.double : noQuoteFrom.single
     guard from < known else { return nil }
-    var index = from
-    while index < input.count {
-      if base[index] == quote { return index }
-      index += 1
-    }
+    let index = Self.first(quote, base, from: from, to: input.count)
+    if index < input.count { return index }
     if quote == UInt8(ascii: "\"") { noQuoteFrom.double = from } else { noQuoteFrom.single = from }
     return nil
   }

@@ -43,57 +43,93 @@ struct MarkupBase {
 
   /// `reference` (no scheme, trimmed) resolved against the base.
   func resolve(_ reference: ArraySlice<UInt8>) -> [UInt8] {
-    guard let first = reference.first else { return withoutFragment }
-    switch first {
-    case UInt8(ascii: "#"):
-      return withoutFragment + reference
-    case UInt8(ascii: "?"):
-      return withoutQuery + reference
-    case UInt8(ascii: "/"):
-      if reference.count > 1 && reference[reference.startIndex + 1] == UInt8(ascii: "/") {
-        return Self.withoutDotSegments(scheme + reference, pathFrom: scheme.count + 2)
-      }
-      return Self.withoutDotSegments(origin + reference, pathFrom: origin.count)
-    default:
-      return Self.withoutDotSegments(directory + reference, pathFrom: origin.count)
-    }
+    var resolved: [UInt8] = []
+    var scratch: [UInt8] = []
+    reference.withUnsafeBufferPointer { resolve($0, into: &resolved, scratch: &scratch) }
+    return resolved
   }
 
-  /// RFC 3986 section 5.2.4 on the path of `url` (from `pathFrom` to its query or fragment):
-  /// `.` segments dropped, `..` segments drop the one before. Most paths have none: they come
-  /// back as they are.
-  static func withoutDotSegments(_ url: [UInt8], pathFrom start: Int) -> [UInt8] {
+  /// `reference` (no scheme, trimmed) resolved against the base, appended to `output`;
+  /// `scratch` is storage kept between calls (for a path with dot segments). The sanitizer
+  /// writes every relative link of a field this way, into the buffer it writes values to.
+  func resolve(
+    _ reference: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    scratch: inout [UInt8]
+  ) {
+    guard let first = reference.first else { return output.append(contentsOf: withoutFragment) }
+    let start = output.count
+    let pathFrom: Int
+    switch first {
+    case UInt8(ascii: "#"):
+      output.append(contentsOf: withoutFragment)
+      return output.append(contentsOf: reference)
+    case UInt8(ascii: "?"):
+      output.append(contentsOf: withoutQuery)
+      return output.append(contentsOf: reference)
+    case UInt8(ascii: "/"):
+      if reference.count > 1 && reference[1] == UInt8(ascii: "/") {
+        output.append(contentsOf: scheme)
+        pathFrom = start + scheme.count + 2
+      } else {
+        output.append(contentsOf: origin)
+        pathFrom = start + origin.count
+      }
+    default:
+      output.append(contentsOf: directory)
+      pathFrom = start + origin.count
+    }
+    output.append(contentsOf: reference)
+    Self.removeDotSegments(&output, pathFrom: pathFrom, scratch: &scratch)
+  }
+
+  /// RFC 3986 section 5.2.4 on the path of the URL that ends `url` (from `pathFrom` to its
+  /// query or fragment), in place: `.` segments dropped, `..` segments drop the one before.
+  /// Most paths have none and are not touched.
+  static func removeDotSegments(_ url: inout [UInt8], pathFrom start: Int, scratch: inout [UInt8]) {
+    let count = url.count
     var end = start
-    if start < url.count && url[start] != UInt8(ascii: "/") {
+    if start < count && url[start] != UInt8(ascii: "/") {
       // `//host` with no path after the authority: the path starts at the first `/`.
-      end = url[start...].firstIndex(of: UInt8(ascii: "/")) ?? url.count
+      end = url[start...].firstIndex(of: UInt8(ascii: "/")) ?? count
     }
     let pathStart = end
-    while end < url.count && url[end] != UInt8(ascii: "?") && url[end] != UInt8(ascii: "#") {
+    var hasDot = false
+    while end < count && url[end] != UInt8(ascii: "?") && url[end] != UInt8(ascii: "#") {
+      if url[end] == UInt8(ascii: ".") { hasDot = true }
       end += 1
     }
-    let path = url[pathStart..<end]
-    guard path.contains(UInt8(ascii: ".")) else { return url }
-    var segments: [ArraySlice<UInt8>] = []
-    let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-    for (index, segment) in parts.enumerated() {
-      if index == 0 && segment.isEmpty { continue }
-      let isLast = index == parts.count - 1
-      if segment.elementsEqual([UInt8(ascii: ".")]) {
-        if isLast { segments.append([]) }
-      } else if segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
-        if !segments.isEmpty { segments.removeLast() }
-        if isLast { segments.append([]) }
+    guard hasDot else { return }
+    // The path's segments (split at `/`, empty ones kept, but for an empty first one), each
+    // written after a `/` into `scratch`; `..` takes back the last one written.
+    scratch.removeAll(keepingCapacity: true)
+    var segmentStart = pathStart
+    var isFirst = true
+    while true {
+      var segmentEnd = segmentStart
+      while segmentEnd < end && url[segmentEnd] != UInt8(ascii: "/") { segmentEnd += 1 }
+      let length = segmentEnd - segmentStart
+      let isLast = segmentEnd == end
+      let isDot = length == 1 && url[segmentStart] == UInt8(ascii: ".")
+      let isDotDot =
+        length == 2 && url[segmentStart] == UInt8(ascii: ".")
+        && url[segmentStart + 1] == UInt8(ascii: ".")
+      if isFirst && length == 0 {
+        // The empty segment before a leading `/`.
+      } else if isDot {
+        if isLast { scratch.append(UInt8(ascii: "/")) }
+      } else if isDotDot {
+        if let lastSlash = scratch.lastIndex(of: UInt8(ascii: "/")) {
+          scratch.removeSubrange(lastSlash...)
+        }
+        if isLast { scratch.append(UInt8(ascii: "/")) }
       } else {
-        segments.append(segment)
+        scratch.append(UInt8(ascii: "/"))
+        scratch.append(contentsOf: url[segmentStart..<segmentEnd])
       }
+      isFirst = false
+      if isLast { break }
+      segmentStart = segmentEnd + 1
     }
-    var result = Array(url[..<pathStart])
-    for segment in segments {
-      result.append(UInt8(ascii: "/"))
-      result.append(contentsOf: segment)
-    }
-    result.append(contentsOf: url[end...])
-    return result
+    url.replaceSubrange(pathStart..<end, with: scratch)
   }
 }
