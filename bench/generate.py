@@ -321,7 +321,7 @@ NS_PODCAST = ('xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" '
 
 class Podcast(RSS20):
     """RSS 2.0 with the iTunes and Podcasting 2.0 tags a podcast host writes on every episode
-    (issue 14's benchmark): the same items as RSS 2.0, each with an enclosure and about 1 KB of
+    (the podcast benchmark): the same items as RSS 2.0, each with an enclosure and about 1 KB of
     namespaced elements."""
 
     def head(self, text, seed):

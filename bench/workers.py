@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Many workers on one PostgreSQL (issue 12): the wall time of one `--due` pass over --sources
+"""Many workers on one PostgreSQL: the wall time of one `--due` pass over --sources
 sources with 1, 2 and 4 `feedpull` worker processes started together on one database, every
 response delayed by --latency seconds (network-bound, like the real web), and the database's
 own time per source (pg_stat_statements: execution time of every statement the workers sent,

@@ -21,7 +21,7 @@ from common import (LOOPBACK, Stats, count_item_lines, exit_note, free_loopback_
 FEEDS = 1000
 FEED_BYTES = 50_000
 JOBS = 16
-TARGET_RATIO = 1.3  # issue 5: feedpull's wall time within 1.3x the C multi baseline's
+TARGET_RATIO = 1.3  # feedpull's wall time within 1.3x the C multi baseline's
 RUN_TIMEOUT = 60  # newsboat needs ~17 s for this set; the C baseline under 1 s
 
 NGINX_CONF = """\

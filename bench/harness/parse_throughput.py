@@ -205,8 +205,8 @@ def measure_feedpull(ctx, feedpull, fmt, name, also=None):
     """feedpull on a generated 100 MB file of `fmt`, its runs taking turns with feedpull on the
     100 MB RSS 2.0 file: the file, its size, the items printed, the runs, their seconds and
     MB/s, the RSS 2.0 runs' median seconds, the RSS 2.0 runs, and the runs of `also` (an
-    argv for the file, taking its turn after feedpull's; [] when None). The ratios of issues 13
-    and 14 are taken against those turns, not against the RSS 2.0 row above: that row's turns
+    argv for the file, taking its turn after feedpull's; [] when None). The JSON Feed's and the
+    podcast's ratios are taken against those turns, not against the RSS 2.0 row above: that row's turns
     also run the peers (FeedKit holds gigabytes for half a minute), which slows whatever runs
     next, so a figure from another block of runs would flatter the feed measured here."""
     path = ctx.input_file(fmt, 100_000_000)
@@ -286,7 +286,7 @@ def rss20_items(rows):
 
 
 def json_feed_rows(ctx, feedpull, rss20_item_count):
-    """issue 13: a 100 MB JSON Feed (generate.py's RSS 2.0 items, same texts, as JSON Feed
+    """A 100 MB JSON Feed (generate.py's RSS 2.0 items, same texts, as JSON Feed
     1.1) against the same items as RSS 2.0: time per item, since JSON spends fewer bytes on
     each item and so holds more of them in 100 MB."""
     path, actual, items, runs, seconds, throughput, rss20_median, _, _ = measure_feedpull(
@@ -315,7 +315,7 @@ def json_feed_rows(ctx, feedpull, rss20_item_count):
 
 
 def podcast_rows(ctx, feedpull):
-    """issue 14: the same items as RSS 2.0 with iTunes and Podcasting 2.0 tags on every item,
+    """The podcast feed: the same items as RSS 2.0 with iTunes and Podcasting 2.0 tags on every item,
     against feedpull on RSS 2.0 in the same turns, and the C baseline on the same file doing
     the same job (it writes the items' `itunes` and `podcast` objects too: the records are
     compared in the notes) in the same turns."""
