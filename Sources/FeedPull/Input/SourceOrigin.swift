@@ -47,11 +47,24 @@ enum SourceOrigin: Equatable {
   ]
 
   /// The lower-cased scheme (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`).
+  /// Read on the bytes: every pull starts here, and Unicode's character properties cost a
+  /// source more than its whole scheduling.
   private static func scheme(_ text: Substring) -> String? {
-    guard let first = text.first, first.isASCII, first.isLetter,
-      text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-    else { return nil }
-    return text.lowercased()
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    for byte in text.utf8 {
+      let lower = byte | 0x20
+      let letter = lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+      if bytes.isEmpty ? !letter : !(letter || isSchemeMark(byte)) { return nil }
+      bytes.append(letter ? lower : byte)
+    }
+    return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// A digit, `+`, `-` or `.`: the bytes a scheme may hold after its first letter.
+  private static func isSchemeMark(_ byte: UInt8) -> Bool {
+    (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+      || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
   }
 
   /// The old `feed:` scheme (`feed://host/path`, `feed:https://host/path`) that browsers once

@@ -81,7 +81,8 @@ public enum CheckSchedule {
 
   /// A jitter fraction for `next`, uniform in 1 ± `jitterSpread`.
   public static func randomJitter() -> Double {
-    Double.random(in: (1 - jitterSpread)...(1 + jitterSpread))
+    var generator = JitterGenerator()
+    return Double.random(in: (1 - jitterSpread)...(1 + jitterSpread), using: &generator)
   }
 
   /// The interval of a healthy source, clamped, and the rule that gave it.

@@ -10,6 +10,7 @@ struct SQLiteStatements {
   let hostHold: SQLiteStatement
   let anyHold: SQLiteStatement
   let updateState: SQLiteStatement
+  let sourceID: SQLiteStatement
   let insertState: SQLiteStatement
   let upsertItem: SQLiteStatement
   let tombstone: SQLiteStatement
@@ -46,8 +47,9 @@ struct SQLiteStatements {
       """
       UPDATE sources SET \(assignments.joined(separator: ", ")), lease_until = NULL,
         lease_owner = NULL
-      WHERE source = ?1 RETURNING id
+      WHERE source = ?1
       """)
+    sourceID = try connection.prepare("SELECT id FROM sources WHERE source = ?")
     insertState = try connection.prepare(
       """
       INSERT INTO sources(\(StateColumns.list))
@@ -93,22 +95,31 @@ struct SQLiteStatements {
 
   /// Writes one source's end inside the caller's transaction: its state over its row (a row
   /// for a source never registered), its items, tombstones and retention, a hold. A statement
-  /// per source: one UPDATE over a JSON batch (`->>` per column) cost SQLite twice as much.
-  func record(_ outcome: PullOutcome) throws(StoreError) {
-    var sourceID: Int64?
-    func write(_ statement: SQLiteStatement) throws(StoreError) {
-      StateColumns.forEachValue(of: outcome.state) { column, value in
-        switch value {
-        case .integer(let number): statement.bind(column + 1, number)
-        case .text(let text): statement.bind(column + 1, text)
-        }
-      }
-      try statement.rows { row in sourceID = row.integer(0) }
+  /// per source: one UPDATE over a JSON batch (`->>` per column) cost SQLite twice as much. The
+  /// UPDATE returns nothing (a `RETURNING` clause makes SQLite build a temporary table per
+  /// row): the row's id is looked up only when items are written, which a 304 never does.
+  func record(_ outcome: PullOutcome, on connection: SQLiteConnection) throws(StoreError) {
+    bindState(outcome.state, to: updateState)
+    try updateState.rows { _ in }
+    var id: Int64?
+    if connection.changes == 0 {
+      bindState(outcome.state, to: insertState)
+      try insertState.rows { row in id = row.integer(0) }
+    } else if !outcome.seenItems.isEmpty || outcome.sawWholeFeed {
+      sourceID.bind(1, outcome.state.source)
+      try sourceID.rows { row in id = row.integer(0) }
     }
-    try write(updateState)
-    if sourceID == nil { try write(insertState) }
-    guard let sourceID else { return }
-    try recordItems(outcome, sourceID: sourceID)
+    if let id { try recordItems(outcome, sourceID: id) }
+    try recordHold(outcome)
+  }
+
+  private func bindState(_ state: SubscriptionState, to statement: SQLiteStatement) {
+    StateColumns.forEachValue(of: state) { column, value in
+      switch value {
+      case .integer(let number): statement.bind(column + 1, number)
+      case .text(let text): statement.bind(column + 1, text)
+      }
+    }
   }
 
   private func recordItems(_ outcome: PullOutcome, sourceID: Int64) throws(StoreError) {
@@ -134,6 +145,9 @@ struct SQLiteStatements {
       expire.bind(3, (outcome.now - outcome.retention.age).wholeSeconds)
       try expire.rows { _ in }
     }
+  }
+
+  private func recordHold(_ outcome: PullOutcome) throws(StoreError) {
     if let hostHold = outcome.hostHold {
       hold.bind(1, hostHold.host)
       hold.bind(2, hostHold.until.wholeSeconds)

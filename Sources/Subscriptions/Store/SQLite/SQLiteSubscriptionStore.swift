@@ -179,7 +179,9 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   public func record(_ outcomes: [PullOutcome]) throws(StoreError) {
     guard !outcomes.isEmpty else { return }
     try transaction { session throws(StoreError) in
-      for outcome in outcomes { try session.statements.record(outcome) }
+      for outcome in outcomes {
+        try session.statements.record(outcome, on: session.connection)
+      }
     }
   }
 
