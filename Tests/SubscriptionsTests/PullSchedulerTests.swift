@@ -181,6 +181,53 @@ import Testing
           ]),
       ]),
     Case(
+      name: "a transfer's end frees its slot at once; the pass ends when every end is recorded",
+      configuration: pass(slots: 1), names: ["a", "b"],
+      steps: [
+        at(0, .start, ["claim a,b all limit 2"]),
+        at(0, granted("a", "b"), ["start a", "wake +20s"]),
+        at(1, .transferEnded(source: "a", hostHold: nil), ["start b"]),
+        at(2, .transferEnded(source: "b", hostHold: nil), []),
+        at(3, ended("a"), []),
+        at(3, ended("b"), ["wake none", "finish"]),
+      ]),
+    Case(
+      name: "a Retry-After known when the transfer ends holds the next source before the record",
+      configuration: pass(slots: 1), names: ["http://h.example/1", "http://h.example/2"],
+      steps: [
+        at(0, .start, ["claim http://h.example/1,http://h.example/2 all limit 2"]),
+        at(
+          0, granted("http://h.example/1", "http://h.example/2"),
+          ["start http://h.example/1", "wake +20s"]),
+        at(
+          1,
+          .transferEnded(
+            source: "http://h.example/1",
+            hostHold: .init(host: "h.example", until: moment(3600))),
+          [
+            "skip http://h.example/2 held h.example @3600 retry_after",
+            "postpone http://h.example/2 @3600 retry_after",
+          ]),
+        at(
+          2,
+          .pullEnded(
+            PullEnd(
+              source: "http://h.example/1", nextCheckAt: moment(3600), reason: .retryAfter,
+              hostHold: .init(host: "h.example", until: moment(3600)), gone: false)),
+          ["wake none", "finish"]),
+      ]),
+    Case(
+      name: "a watch does not claim a source again while its end is being recorded",
+      configuration: watch(slots: 1), names: ["a"],
+      steps: [
+        at(0, .start, ["claim a due limit 2"]),
+        at(0, granted("a"), ["start a", "wake +20s"]),
+        at(1, .transferEnded(source: "a", hostHold: nil), []),
+        // Not idle, nothing to claim: the source comes back to the schedule when recorded.
+        at(1.5, .timer, []),
+        at(2, ended("a", next: 3600), ["wake @3600", "notice idle @3600 a default"]),
+      ]),
+    Case(
       name: "with --force, gone and held sources are pulled",
       configuration: {
         var configuration = pass(slots: 2)

@@ -60,28 +60,44 @@ extension SubscriptionRun {
     }
   }
 
-  /// A pull's end from its gate (any thread): queued for the store; the first of a batch asks
-  /// the queue to record them all a moment later, so that the ends arriving meanwhile share its
-  /// transaction (a write transaction per source was half of what a 304 cost the store).
+  /// A pull's end from its gate (any thread): its slot is given back to the scheduler at once
+  /// (the next pull starts without waiting for a commit), and the end is queued for the store;
+  /// the first of a batch asks the queue to record them all a moment later, so that the ends
+  /// arriving meanwhile share its transaction (a write transaction per source was half of what
+  /// a 304 cost the store).
   func ended(_ finished: FinishedPull) {
-    let first = endsWaiting.withLock { waiting in
-      waiting.append(finished)
-      return waiting.count == 1
+    let (firstEnd, firstTransfer) = endsWaiting.withLock { waiting in
+      waiting.ends.append(finished)
+      waiting.transfers.append((finished.end.source, finished.ended.hostHold))
+      return (waiting.ends.count == 1, waiting.transfers.count == 1)
     }
-    if first {
+    if firstTransfer { queue.async { self.freeSlots() } }
+    if firstEnd {
       queue.asyncAfter(deadline: .now() + Self.groupCommitDelay) { self.recordEnds() }
     }
   }
 
-  /// How long the first end of a batch waits for others to share its transaction.
-  static let groupCommitDelay = DispatchTimeInterval.milliseconds(2)
+  /// How long the first end of a batch waits for others to share its transaction: its slot is
+  /// free meanwhile, so the wait costs the run no time, only the end record's latency.
+  static let groupCommitDelay = DispatchTimeInterval.milliseconds(5)
+
+  /// Tells the scheduler of every transfer that ended since the last call.
+  private func freeSlots() {
+    let transfers = endsWaiting.withLock { waiting in
+      defer { waiting.transfers = [] }
+      return waiting.transfers
+    }
+    for (source, hostHold) in transfers {
+      feed(.transferEnded(source: source, hostHold: hostHold))
+    }
+  }
 
   /// Records every end waiting in one transaction (a group commit: ends that arrive while one
   /// is written wait for the next), then writes their `end` records, then tells the scheduler.
   private func recordEnds() {
     let batch = endsWaiting.withLock { waiting in
-      defer { waiting = [] }
-      return waiting
+      defer { waiting.ends = [] }
+      return waiting.ends
     }
     guard !batch.isEmpty else { return }
     let outputFailed = state.withLock { $0.outputFailed }

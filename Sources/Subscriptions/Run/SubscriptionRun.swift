@@ -95,9 +95,16 @@ public final class SubscriptionRun: Sendable {
   let notices: @Sendable (SubscriptionNotice) -> Void
   let admission: Admission?
   private let timer: TSanVisibleMutex<any DispatchSourceTimer>
-  let endsWaiting = TSanVisibleMutex<[FinishedPull]>([])
+  let endsWaiting = TSanVisibleMutex(EndsWaiting())
   private let done = DispatchGroup()
   private let origin = SubscriptionClock.monotonicNow()
+
+  /// Pull ends not yet handled on the queue: transfers whose slots the scheduler has yet to get
+  /// back, and ends the store has yet to record.
+  struct EndsWaiting {
+    var transfers: [(source: String, hostHold: PullEnd.HostHold?)] = []
+    var ends: [FinishedPull] = []
+  }
 
   /// A consumer that may fall behind (`FeedWatcher`): asked before each start; when it says no,
   /// `whenCaughtUp` is called once with what to do when it would say yes.

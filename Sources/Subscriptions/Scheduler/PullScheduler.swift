@@ -79,6 +79,9 @@ struct PullScheduler: Sendable {
   private var ready: [SubscriptionState] = []
   private var readyHead = 0
   private var inFlight: Set<String> = []
+  /// Pulls whose transfer is over and whose end is being recorded: their slots are free (the
+  /// next pull need not wait for a commit), their leases still held until the end is recorded.
+  private var recording: Set<String> = []
   private var pending: PendingClaim?
   /// Hosts asked to wait (Retry-After) and until when: from the store and from this run's ends.
   private var holds: [String: Duration] = [:]
@@ -127,7 +130,14 @@ struct PullScheduler: Sendable {
   }
   private var readyCount: Int { ready.count - readyHead }
   /// Leases held by this run: claimed and waiting, or in flight.
-  private var leasesHeld: Int { readyCount + inFlight.count }
+  private var leasesHeld: Int { readyCount + inFlight.count + recording.count }
+  /// Pulls started and not yet recorded: nothing ends a run while one is left.
+  private var unfinished: Bool { !inFlight.isEmpty || !recording.isEmpty }
+  /// Whether `source` is being pulled or recorded now.
+  private func isBusy(_ source: String) -> Bool {
+    (!inFlight.isEmpty && inFlight.contains(source))
+      || (!recording.isEmpty && recording.contains(source))
+  }
 
   /// Sources pulled now.
   var pullsInFlight: Int { inFlight.count }
@@ -168,6 +178,10 @@ struct PullScheduler: Sendable {
       heldByConsumer = true
     case .resumed:
       heldByConsumer = false
+    case .transferEnded(let source, let hostHold):
+      guard inFlight.remove(source) != nil else { break }
+      recording.insert(source)
+      if let hostHold { hold(hostHold.host, until: hostHold.until) }
     case .pullEnded(let end):
       ended(end, now: now, &actions)
     case .reload(let listed):
@@ -241,7 +255,7 @@ struct PullScheduler: Sendable {
   private mutating func granted(
     _ state: SubscriptionState, id: Int?, now: Duration, _ actions: inout [SchedulerAction]
   ) {
-    if phase == .stopping || inFlight.contains(state.source) {
+    if phase == .stopping || isBusy(state.source) {
       actions.append(.release([state.source]))
       if !silent && !configuration.watch && phase == .stopping {
         actions.append(.skip(SkippedEnd(source: state.source, why: .cancelled)))
@@ -302,7 +316,9 @@ struct PullScheduler: Sendable {
   // MARK: - Ends
 
   private mutating func ended(_ end: PullEnd, now: Duration, _ actions: inout [SchedulerAction]) {
-    guard inFlight.remove(end.source) != nil else { return }
+    guard inFlight.remove(end.source) != nil || recording.remove(end.source) != nil else {
+      return
+    }
     if let hold = end.hostHold { self.hold(hold.host, until: hold.until) }
     // The store knows this end's next check now: ask it again before sleeping.
     if !configuration.named && !askingStore { storeCheckAt = nil }
@@ -412,7 +428,7 @@ struct PullScheduler: Sendable {
     case .idle, .finished: return
     case .stopping:
       cancelUnstarted(time, &actions)
-      if inFlight.isEmpty && pending == nil && schedule.count == 0 {
+      if !unfinished && pending == nil && schedule.count == 0 {
         finish(nil, &actions)
       }
       return
@@ -420,7 +436,7 @@ struct PullScheduler: Sendable {
     }
     startReady(now: now, &actions)
     claimMore(time, &actions)
-    if !configuration.watch && pending == nil && readyCount == 0 && inFlight.isEmpty {
+    if !configuration.watch && pending == nil && readyCount == 0 && !unfinished {
       let nothingLeft = configuration.named ? schedule.count == 0 : exhausted
       if nothingLeft {
         finish(nil, &actions)
@@ -488,7 +504,7 @@ struct PullScheduler: Sendable {
       while asked.count < size, let (id, due) = schedule.popDue(now: now) {
         let name = names[id]
         // In flight (removed and listed again meanwhile): its end puts it back.
-        if !inFlight.isEmpty && inFlight.contains(name) { continue }
+        if isBusy(name) { continue }
         asked.append((id, due))
         askedNames.append(name)
       }
@@ -522,7 +538,8 @@ struct PullScheduler: Sendable {
       return
     }
     if at <= now {
-      actions.append(.renewLeases(ready[readyHead...].map(\.source) + inFlight.sorted()))
+      actions.append(
+        .renewLeases(ready[readyHead...].map(\.source) + inFlight.sorted() + recording.sorted()))
       renewAt = now + period
     }
   }
@@ -555,7 +572,7 @@ struct PullScheduler: Sendable {
       consider(storeCheckAt, .storeCheck, elapsed: false)
     }
     wake(SchedulerWake(clock: due?.at, elapsed: pause?.at), &actions)
-    guard configuration.watch, inFlight.isEmpty, readyCount == 0 else { return }
+    guard configuration.watch, !unfinished, readyCount == 0 else { return }
     var next = due
     if let pause {
       let at = now + (pause.at - time.elapsed)

@@ -18,6 +18,9 @@ enum SchedulerEvent: Sendable {
   case startRefused(SubscriptionState)
   /// The consumer caught up: pulls may start again.
   case resumed
+  /// A pull's transfer is over and its end is being recorded: its slot is free, its host's
+  /// Retry-After (if it set one) holds from now; `pullEnded` follows once it is recorded.
+  case transferEnded(source: String, hostHold: PullEnd.HostHold?)
   /// A pull ended, its end recorded (or not) and written.
   case pullEnded(PullEnd)
   /// The list of named sources was read again.

@@ -17,8 +17,10 @@ struct SQLiteStatements {
   let expire: SQLiteStatement
   let hold: SQLiteStatement
   let insertLeased: SQLiteStatement
-  /// A claim's lease of a batch of sources (a JSON array), each free (and due, when asked).
-  let leaseMany: SQLiteStatement
+  /// A claim's look at a batch of sources (a JSON array) for those free (and due, when
+  /// asked), with their ids and states; `leaseByID` then leases each. Two statements rather
+  /// than one UPDATE … RETURNING, which makes SQLite build a temporary table of the rows.
+  let freeMany: SQLiteStatement
   /// A claim's look at a batch of sources (a JSON array): their schedules and leases, by their
   /// place in the array.
   let probeMany: SQLiteStatement
@@ -71,13 +73,12 @@ struct SQLiteStatements {
       """)
     insertLeased = try connection.prepare(
       "INSERT INTO sources(source, next_check_at, lease_until, lease_owner) VALUES(?, 0, ?, ?)")
-    leaseMany = try connection.prepare(
+    freeMany = try connection.prepare(
       """
-      UPDATE sources SET lease_until = ?1, lease_owner = ?2
-      WHERE source IN (SELECT value FROM json_each(?3))
-        AND (lease_until IS NULL OR lease_until <= ?4 OR lease_owner = ?2)
-        AND (?5 = 0 OR next_check_at <= ?6)
-      RETURNING \(StateColumns.list)
+      SELECT id, \(StateColumns.list) FROM sources
+      WHERE source IN (SELECT value FROM json_each(?1))
+        AND (lease_until IS NULL OR lease_until <= ?2 OR lease_owner = ?3)
+        AND (?4 = 0 OR next_check_at <= ?5)
       """)
     probeMany = try connection.prepare(
       """

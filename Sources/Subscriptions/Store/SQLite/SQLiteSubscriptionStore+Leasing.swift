@@ -113,17 +113,25 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
   private static func lease(_ names: [String], _ terms: LeaseTerms, _ session: Session)
     throws(StoreError) -> [String: SubscriptionState]
   {
-    let statement = session.statements.leaseMany
-    statement.bind(1, terms.until)
-    statement.bind(2, terms.owner)
-    statement.bind(3, SQLiteJSON.array(of: names))
-    statement.bind(4, terms.clock)
-    statement.bind(5, Int64(terms.dueOnly ? 1 : 0))
-    statement.bind(6, terms.due)
+    let statements = session.statements
+    let free = statements.freeMany
+    free.bind(1, SQLiteJSON.array(of: names))
+    free.bind(2, terms.clock)
+    free.bind(3, terms.owner)
+    free.bind(4, Int64(terms.dueOnly ? 1 : 0))
+    free.bind(5, terms.due)
+    var ids: [Int64] = []
     var states: [String: SubscriptionState] = [:]
-    try statement.rows { row in
-      let state = StateColumns.state(from: row, at: 0)
+    try free.rows { row in
+      ids.append(row.integer(0))
+      let state = StateColumns.state(from: row, at: 1)
       states[state.source] = state
+    }
+    for id in ids {
+      statements.leaseByID.bind(1, terms.until)
+      statements.leaseByID.bind(2, terms.owner)
+      statements.leaseByID.bind(3, id)
+      try statements.leaseByID.rows { _ in }
     }
     return states
   }
