@@ -59,12 +59,25 @@ struct ResponseHeaderCollector {
   /// The value of the current block's last header called `name` (lower-case ASCII), names
   /// compared without case.
   private func field(_ name: String) -> String? {
-    lines.last { line in
-      line.name.utf8.count == name.utf8.count
-        && zip(line.name.utf8, name.utf8).allSatisfy { byte, lower in
-          byte == lower || ((0x41...0x5A).contains(byte) && byte | 0x20 == lower)
+    lines.last { line in Self.isNamed(line.name, name) }?.value
+  }
+
+  /// Whether `received` is `lower` (lower-case ASCII) without regard to case, read on the bytes
+  /// where they lie (a lookup runs for each of a response's fields, on every response).
+  private static func isNamed(_ received: String, _ lower: String) -> Bool {
+    guard received.utf8.count == lower.utf8.count else { return false }
+    let same = received.utf8.withContiguousStorageIfAvailable { got in
+      lower.utf8.withContiguousStorageIfAvailable { want in
+        for index in 0..<want.count {
+          let byte = got[index]
+          guard byte == want[index] || ((0x41...0x5A).contains(byte) && byte | 0x20 == want[index])
+          else { return false }
         }
-    }?.value
+        return true
+      }
+    }
+    if let same, let same { return same }
+    return received.lowercased() == lower
   }
 
   private static func isWhiteSpace(_ byte: UInt8) -> Bool {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HTTPWorker
@@ -180,5 +181,27 @@ import Testing
 
   @Test func aURLWithoutAHostHasNoKey() {
     #expect(PoliteHost.key(forURL: "file:///tmp/feed.xml") == nil)
+  }
+
+  /// The byte reader takes plain authorities only, and reads them as Foundation does; the rest
+  /// it leaves to Foundation.
+  @Test(arguments: [
+    "http://example.com/feed", "HTTPS://Example.COM:8443/a?b#c", "http://a.b.c", "http://h:80",
+    "https://x.example?q=1", "http://x.example#frag", "http://user:pw@example.com/",
+    "http://[::1]:8080/", "http://ex%41mple.com/", "http://exa mple.com/", "http://bücher.de/",
+    "ftp://example.com/", "http:/example.com", "http://", "http://:80/", "httpx://example.com/",
+    "https://h.example:8443:9/",
+  ])
+  func plainHostsAgreeWithFoundation(_ url: String) {
+    if let host = PoliteHost.plainHost(of: url) {
+      #expect(host == URLComponents(string: url)?.host)
+    }
+  }
+
+  @Test func plainAuthoritiesAreReadOnTheBytes() {
+    #expect(PoliteHost.plainHost(of: "HTTPS://Example.COM:8443/a") == "Example.COM")
+    #expect(PoliteHost.plainHost(of: "http://127.0.0.1:8080/feed") == "127.0.0.1")
+    #expect(PoliteHost.plainHost(of: "http://user@example.com/") == nil)
+    #expect(PoliteHost.plainHost(of: "http://[::1]/") == nil)
   }
 }

@@ -32,7 +32,11 @@ public struct RequestHeaderError: Error, Sendable, Equatable, CustomStringConver
 public enum RequestHeaderCheck {
   /// The first CR, LF or NUL byte in `text`, or nil when it has none.
   public static func forbiddenByte(in text: String) -> UInt8? {
-    text.utf8.first { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.first { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+    if let found { return found }
+    return text.utf8.first { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
   }
 
   /// Throws when `value` (the value of header `header`) holds a CR, LF or NUL byte.
