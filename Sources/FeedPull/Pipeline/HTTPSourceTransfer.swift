@@ -50,6 +50,12 @@ final class HTTPSourceTransfer: TransferDelegate {
 
   func transfer(_ id: TransferID, didReceive response: TransferResponse) -> ResponseDisposition {
     let lane = lane
+    if response.status == 304 && madeQueue == nil {
+      // No body follows, and the response is only noted: here, without a parse queue (the
+      // usual answer of a subscription, which must cost little more than curl's).
+      lane.begin(response)
+      return .allow
+    }
     perform { lane.begin(response) }
     return .allow
   }
@@ -83,17 +89,25 @@ final class HTTPSourceTransfer: TransferDelegate {
 
   func transfer(_ id: TransferID, didFinish summary: TransferSummary) {
     let lane = lane
-    perform { lane.finish(summary, error: nil) }
+    performLast { lane.finish(summary, error: nil) }
   }
 
   func transfer(_ id: TransferID, didFail error: TransferError, summary: TransferSummary) {
     let lane = lane
-    perform { lane.finish(summary, error: error) }
+    performLast { lane.finish(summary, error: error) }
   }
 
   /// Runs `work` on the transfer's queue, or here when it has none.
   private func perform(_ work: @escaping @Sendable () -> Void) {
     if let queue { queue.async(execute: work) } else { work() }
+  }
+
+  /// Runs the transfer's last step off the worker thread: on its queue, or, when no body came
+  /// (a 304, an error before any byte), on the shared pool, without making a queue for it.
+  private func performLast(_ work: @escaping @Sendable () -> Void) {
+    guard flowControl == nil else { return work() }
+    if let madeQueue { return madeQueue.async(execute: work) }
+    DispatchQueue.global(qos: .userInitiated).async(execute: work)
   }
 }
 
