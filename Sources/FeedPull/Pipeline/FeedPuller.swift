@@ -102,7 +102,8 @@ public final class FeedPuller: Sendable {
     tracker makeTracker: (Int) -> CompletionTracker
   ) -> PullBatch {
     var seen = Set<String>()
-    let unique = sources.filter { seen.insert($0.source).inserted }
+    // One source (a subscription run starts them one at a time) needs no set.
+    let unique = sources.count < 2 ? sources : sources.filter { seen.insert($0.source).inserted }
     let tracker = makeTracker(unique.count)
     let worker = worker
     let batch = PullBatch { worker.cancel($0) }

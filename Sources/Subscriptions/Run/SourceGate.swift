@@ -114,29 +114,30 @@ final class SourceGate: PullRecordSink {
       run.sink.flush()
       let seen = StateUpdate.Seen(
         nextMode: progress.matcher?.nextMode, newItemTimes: progress.newItemTimes)
-      let update = StateUpdate.after(
+      // Taken apart once: each read of a field through the tuple copied the whole state.
+      let (state, hostHold) = StateUpdate.after(
         end, pulled: planned, seen: seen, now: now, options: run.options)
       var outcome = PullOutcome(
-        state: update.state, seenItems: progress.matcher?.seenThisPull ?? [],
-        sawWholeFeed: end.ok && end.status == 200, hostHold: update.hostHold, now: now)
+        state: state, seenItems: progress.matcher?.seenThisPull ?? [],
+        sawWholeFeed: end.ok && end.status == 200, hostHold: hostHold, now: now)
       outcome.retention = run.options.retention
       var fields = SubscriptionEndFields()
       fields.newItems = progress.newItems
       fields.updatedItems = progress.updatedItems
-      fields.nextCheckAt = update.state.nextCheckAt
-      fields.nextCheckReason = update.state.nextCheckReason
-      fields.errorsInRow = update.state.errorsInRow
-      fields.movedTo = update.state.movedTo
+      fields.nextCheckAt = state.nextCheckAt
+      fields.nextCheckReason = state.nextCheckReason
+      fields.errorsInRow = state.errorsInRow
+      fields.movedTo = state.movedTo
       end.items = progress.written
       end.subscription = fields
-      let gone = update.state.gone && end.status == 410
+      let gone = state.gone && end.status == 410
       return FinishedPull(
         end: end, outcome: progress.ledgerFailure == nil ? outcome : nil,
         failure: progress.ledgerFailure,
         ended: PullEnd(
-          source: planned.state.source, nextCheckAt: update.state.nextCheckAt,
-          reason: update.state.nextCheckReason,
-          hostHold: update.hostHold.map { PullEnd.HostHold(host: $0.host, until: $0.until) },
+          source: planned.state.source, nextCheckAt: state.nextCheckAt,
+          reason: state.nextCheckReason,
+          hostHold: hostHold.map { PullEnd.HostHold(host: $0.host, until: $0.until) },
           gone: gone))
     }
     run.ended(finished)
