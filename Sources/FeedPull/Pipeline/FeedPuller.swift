@@ -92,13 +92,24 @@ public final class FeedPuller: Sendable {
     keeping: EndRecordRetention = .all,
     completion: @escaping @Sendable ([EndRecord]) -> Void
   ) -> PullBatch {
-    start(sources, into: sink) { count in
+    start(sources, into: sink, keeping: keeping, endQueue: nil, completion: completion)
+  }
+
+  /// The same, with the queue on which a transfer that brought no body (a 304, an error before
+  /// any byte) hands its `end` to `sink`: the queue that takes it next anyway (a subscription
+  /// run's), so that the end makes one hop from the worker thread instead of two.
+  @discardableResult
+  package func start(
+    _ sources: [PullSource], into sink: any PullRecordSink, keeping: EndRecordRetention,
+    endQueue: DispatchQueue?, completion: @escaping @Sendable ([EndRecord]) -> Void
+  ) -> PullBatch {
+    start(sources, into: sink, endQueue: endQueue) { count in
       CompletionTracker(count: count, retention: keeping, completion: completion)
     }
   }
 
   private func start(
-    _ sources: [PullSource], into sink: any PullRecordSink,
+    _ sources: [PullSource], into sink: any PullRecordSink, endQueue: DispatchQueue? = nil,
     tracker makeTracker: (Int) -> CompletionTracker
   ) -> PullBatch {
     var seen = Set<String>()
@@ -109,7 +120,7 @@ public final class FeedPuller: Sendable {
     let batch = PullBatch { worker.cancel($0) }
     if unique.isEmpty { tracker.finishIfEmpty() }
     for source in unique {
-      start(source, into: sink, batch: batch, tracker: tracker)
+      start(source, into: sink, batch: batch, tracker: tracker, endQueue: endQueue)
     }
     return batch
   }
@@ -149,7 +160,7 @@ public final class FeedPuller: Sendable {
 
   private func start(
     _ source: PullSource, into sink: any PullRecordSink, batch: PullBatch,
-    tracker: CompletionTracker
+    tracker: CompletionTracker, endQueue: DispatchQueue?
   ) {
     let location = SourceOrigin(source.source)
     running.add(1, ordering: .releasing)
@@ -165,7 +176,7 @@ public final class FeedPuller: Sendable {
         html: configuration.html, onEnd: onEnd)
       document.discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
       document.digestsBody = source.wantsBodyDigest
-      startTransfer(request, of: document, into: sink, batch: batch)
+      startTransfer(request, of: document, into: sink, batch: batch, endQueue: endQueue)
     case .file, .standardInput:
       if configuration.networkOnly {
         let document = DocumentPull(
@@ -201,11 +212,11 @@ extension FeedPuller {
   /// Hands `document`'s transfer to the worker, as part of `batch`.
   func startTransfer(
     _ request: TransferRequest, of document: sending DocumentPull, into sink: any PullRecordSink,
-    batch: PullBatch
+    batch: PullBatch, endQueue: DispatchQueue? = nil
   ) {
     let worker = worker
     let delegate = HTTPSourceTransfer(
-      document: document, flowControl: sink as? any FlowControlledSink,
+      document: document, flowControl: sink as? any FlowControlledSink, endQueue: endQueue,
       cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
     batch.register(worker.add(request, delegate: delegate))
   }

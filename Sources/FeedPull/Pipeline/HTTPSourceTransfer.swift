@@ -23,16 +23,19 @@ final class HTTPSourceTransfer: TransferDelegate {
   private let lane: ParsingLane
   private let flowControl: (any FlowControlledSink)?
   private let resume: @Sendable (TransferID) -> Void
+  /// Where the end of a transfer with no body goes (nil: the shared pool); see `performLast`.
+  private let endQueue: DispatchQueue?
   /// The parse queue once made; see `queue`.
   private var madeQueue: DispatchQueue?
 
   init(
-    document: DocumentPull, flowControl: (any FlowControlledSink)?,
+    document: DocumentPull, flowControl: (any FlowControlledSink)?, endQueue: DispatchQueue? = nil,
     cancel: @escaping @Sendable (TransferID) -> Void,
     resume: @escaping @Sendable (TransferID) -> Void
   ) {
     lane = ParsingLane(document: document, cancel: cancel)
     self.flowControl = flowControl
+    self.endQueue = endQueue
     self.resume = resume
   }
 
@@ -103,11 +106,12 @@ final class HTTPSourceTransfer: TransferDelegate {
   }
 
   /// Runs the transfer's last step off the worker thread: on its queue, or, when no body came
-  /// (a 304, an error before any byte), on the shared pool, without making a queue for it.
+  /// (a 304, an error before any byte), without making a queue for it, on the sink's end queue
+  /// or the shared pool.
   private func performLast(_ work: @escaping @Sendable () -> Void) {
     guard flowControl == nil else { return work() }
     if let madeQueue { return madeQueue.async(execute: work) }
-    DispatchQueue.global(qos: .userInitiated).async(execute: work)
+    (endQueue ?? DispatchQueue.global(qos: .userInitiated)).async(execute: work)
   }
 }
 

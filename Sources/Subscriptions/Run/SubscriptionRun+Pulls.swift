@@ -42,7 +42,9 @@ extension SubscriptionRun {
 
   private func launch(_ gate: SourceGate) {
     let source = gate.planned.state.source
-    let batch = puller.start([gate.pullSource], into: gate, keeping: .failedOnly) { _ in }
+    let batch = puller.start(
+      [gate.pullSource], into: gate, keeping: .failedOnly, endQueue: queue
+    ) { _ in }
     let cancelling = state.withLock { state in
       state.batches[source] = batch
       return state.cancelling
