@@ -17,6 +17,10 @@ final class RunningTransfer {
   private let policy: NetworkPolicy
   private(set) var easy: CurlEasy?
   private var headers = ResponseHeaderCollector()
+  /// The response as `currentResponse()` last made it; dropped when another header line comes.
+  /// The summary at the end reuses the one delivered at the first body byte (made from the
+  /// header lines, it costs a transfer as much as its curl options).
+  private var madeResponse: TransferResponse?
   /// The last address the address policy refused for this transfer, and why (for the
   /// message); the transfer ends `denied` if curl then found no other address to connect to.
   private var deniedAddress: String?
@@ -78,6 +82,7 @@ final class RunningTransfer {
         guard let context, let data else { return 0 }
         let transfer = Unmanaged<RunningTransfer>.fromOpaque(context).takeUnretainedValue()
         transfer.headers.take(line: UnsafeRawBufferPointer(start: data, count: size * count))
+        transfer.madeResponse = nil
         if transfer.headers.blockEnded, let refusal = transfer.refusedRedirect() {
           transfer.lifecycle.handle(.abort(refusal))
           return 0
@@ -190,14 +195,17 @@ final class RunningTransfer {
 
   /// The final response as known now: status, effective URL and the last header block.
   func currentResponse() -> TransferResponse {
+    if let madeResponse { return madeResponse }
     let status = easy?.long(CURLINFO_RESPONSE_CODE) ?? 0
     let url = easy?.string(CURLINFO_EFFECTIVE_URL) ?? request.url
-    return headers.response(status: status, url: url)
+    let response = headers.response(status: status, url: url)
+    madeResponse = response
+    return response
   }
 
   /// What the delegate learns at the end: the response if one arrived.
   func summary() -> TransferSummary {
-    let status = easy?.long(CURLINFO_RESPONSE_CODE) ?? 0
+    let status = madeResponse?.status ?? easy?.long(CURLINFO_RESPONSE_CODE) ?? 0
     return TransferSummary(response: status > 0 ? currentResponse() : nil, bodyBytes: bodyBytes)
   }
 
