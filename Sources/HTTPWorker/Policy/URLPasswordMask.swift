@@ -48,8 +48,12 @@ public enum URLPasswordMask {
   private static func userInfo(of url: String) -> (
     start: String.Index, colon: String.Index?, at: String.Index
   )? {
-    // A fast refusal for the common case: most URLs have no `@` at all.
-    guard url.utf8.contains(UInt8(ascii: "@")), let slashes = url.range(of: "://") else {
+    // A fast refusal for the common case: most URLs have no `@` at all (looked for in the
+    // bytes where they lie: every end record's URLs come through here).
+    let hasAt =
+      url.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "@")) }
+      ?? url.utf8.contains(UInt8(ascii: "@"))
+    guard hasAt, let slashes = url.range(of: "://") else {
       return nil
     }
     let start = slashes.upperBound
