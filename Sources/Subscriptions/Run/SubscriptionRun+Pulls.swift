@@ -80,8 +80,11 @@ extension SubscriptionRun {
   }
 
   /// How long the first end of a batch waits for others to share its transaction: its slot is
-  /// free meanwhile, so the wait costs the run no time, only the end record's latency.
-  static let groupCommitDelay = DispatchTimeInterval.milliseconds(5)
+  /// free meanwhile, so the wait costs the run no time, only the end record's latency (and the
+  /// last batch of a pass is recorded as soon as nothing is in flight). Longer batches write
+  /// each page of the state once for more sources: a first pull of 1,000 feeds wrote 5.0 MB of
+  /// WAL with 5 ms, 2.8 MB with 20 ms.
+  static let groupCommitDelay = DispatchTimeInterval.milliseconds(20)
 
   /// Tells the scheduler of every transfer that ended since the last call.
   private func freeSlots() {
@@ -92,11 +95,13 @@ extension SubscriptionRun {
     for (source, hostHold) in transfers {
       feed(.transferEnded(source: source, hostHold: hostHold))
     }
+    // Nothing else will end soon: no reason to wait for company.
+    if state.withLock({ $0.scheduler.pullsInFlight == 0 }) { recordEnds() }
   }
 
   /// Records every end waiting in one transaction (a group commit: ends that arrive while one
   /// is written wait for the next), then writes their `end` records, then tells the scheduler.
-  private func recordEnds() {
+  func recordEnds() {
     let batch = endsWaiting.withLock { waiting in
       defer { waiting.ends = [] }
       return waiting.ends
