@@ -101,7 +101,7 @@ extension SubscriptionRun {
 
   /// Records every end waiting in one transaction (a group commit: ends that arrive while one
   /// is written wait for the next), then writes their `end` records, then tells the scheduler.
-  func recordEnds() {
+  private func recordEnds() {
     let batch = endsWaiting.withLock { waiting in
       defer { waiting.ends = [] }
       return waiting.ends
