@@ -6,7 +6,7 @@ import FeedPull
 
 /// The sources a run is given, each once, numbered in the order given (a source given twice is
 /// pulled once), kept compactly: the names' bytes side by side in blocks of a mebibyte (a block
-/// is never copied as the list grows), 12 bytes a source to find its name, and an
+/// is never copied as the list grows), 16 bytes a source to find its name and its hash, and an
 /// open-addressing table of 4-byte numbers at most half full. A list of a million URLs of 45
 /// bytes takes about 70 MB where an array of `String`s and a `Set` of them took some 200.
 ///
@@ -21,6 +21,9 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     var block: UInt32
     var offset: UInt32
     var length: UInt32
+    /// The name's hash (its low 32 bits): compared before the names are, and what the table is
+    /// rebuilt from as it grows, without reading the names again.
+    var hash: UInt32
   }
 
   private var blocks: [[UInt8]] = []
@@ -86,22 +89,44 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     return name.withUTF8 { find($0).index }
   }
 
+  /// The number of the source whose name is `bytes`, nil when it is not in the list; `guess`
+  /// is compared first (a caller going through the list in order saves the hash table's random
+  /// reads).
+  func index(of bytes: UnsafeBufferPointer<UInt8>, guess: Int? = nil) -> Int? {
+    if let guess, guess >= 0, guess < count, has(guess, named: bytes) { return guess }
+    return find(bytes).index
+  }
+
+  /// `index(of:guess:)` for a `String`.
+  func index(of name: String, guess: Int?) -> Int? {
+    var name = name
+    return name.withUTF8 { index(of: $0, guess: guess) }
+  }
+
+  private func has(_ index: Int, named name: UnsafeBufferPointer<UInt8>) -> Bool {
+    withName(index) { stored in
+      stored.count == name.count
+        && (name.isEmpty || memcmp(stored.baseAddress!, name.baseAddress!, name.count) == 0)
+    }
+  }
+
   /// Whether `name` is in the list.
   func contains(_ name: String) -> Bool { index(of: name) != nil }
 
   /// Adds `name`'s bytes unless they are there; its number either way.
   @discardableResult
   mutating func insert(_ name: UnsafeBufferPointer<UInt8>) -> (index: Int, inserted: Bool) {
-    let found = find(name)
+    let hash = Self.hash(name)
+    let found = find(name, hash: hash)
     if let index = found.index { return (index, false) }
     let index = locations.count
-    locations.append(store(name))
+    locations.append(store(name, hash: hash))
     slots[found.slot] = Int32(index + 1)
     if locations.count * 2 > slots.count { grow() }
     return (index, true)
   }
 
-  private mutating func store(_ name: UnsafeBufferPointer<UInt8>) -> Location {
+  private mutating func store(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Location {
     if blocks.isEmpty || blocks[blocks.count - 1].count + name.count > Self.blockSize {
       var block: [UInt8] = []
       block.reserveCapacity(Swift.max(Self.blockSize, name.count))
@@ -110,7 +135,8 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     let last = blocks.count - 1
     let offset = blocks[last].count
     blocks[last].append(contentsOf: name)
-    return Location(block: UInt32(last), offset: UInt32(offset), length: UInt32(name.count))
+    return Location(
+      block: UInt32(last), offset: UInt32(offset), length: UInt32(name.count), hash: hash)
   }
 
   private func withName<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
@@ -122,17 +148,16 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
   }
 
   /// The number of `name`, or the empty slot where it would go.
-  private func find(_ name: UnsafeBufferPointer<UInt8>) -> (index: Int?, slot: Int) {
+  private func find(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) -> (
+    index: Int?, slot: Int
+  ) {
+    let hash = hash ?? Self.hash(name)
     let mask = slots.count - 1
-    var slot = Self.hash(name) & mask
+    var slot = Int(hash) & mask
     while true {
       let entry = Int(slots[slot])
       if entry == 0 { return (nil, slot) }
-      let same = withName(entry - 1) { stored in
-        stored.count == name.count
-          && (name.isEmpty || memcmp(stored.baseAddress!, name.baseAddress!, name.count) == 0)
-      }
-      if same { return (entry - 1, slot) }
+      if locations[entry - 1].hash == hash, has(entry - 1, named: name) { return (entry - 1, slot) }
       slot = (slot + 1) & mask
     }
   }
@@ -141,16 +166,16 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     var table = [Int32](repeating: 0, count: slots.count * 2)
     let mask = table.count - 1
     for index in locations.indices {
-      var slot = withName(index) { Self.hash($0) } & mask
+      var slot = Int(locations[index].hash) & mask
       while table[slot] != 0 { slot = (slot + 1) & mask }
       table[slot] = Int32(index + 1)
     }
     slots = table
   }
 
-  private static func hash(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+  private static func hash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
     var hasher = Hasher()
     hasher.combine(bytes: UnsafeRawBufferPointer(name))
-    return hasher.finalize()
+    return UInt32(truncatingIfNeeded: hasher.finalize())
   }
 }
