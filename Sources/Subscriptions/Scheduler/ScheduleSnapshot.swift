@@ -1,5 +1,9 @@
 import FeedPullSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A run's claims of named sources, answered `notDue` without the store for the sources a
 /// single read of the store found not due: a `--due` pass over a list of a million sources, or
 /// a watch starting on one, looks at every name once, and a claim's look at each name costs the
@@ -60,9 +64,12 @@ final class ScheduleSnapshot: Sendable {
       return try store.claim(sources, at: now, dueOnly: dueOnly, grantLimit: grantLimit)
     }
     let due = now.wholeSeconds
-    // Per place: the answer of the scan, or nil (the store's to give).
-    var known = [ClaimAnswer?](repeating: nil, count: sources.count)
+    // Per place: the next check the scan found past `due`, or `unread` (the store's to answer);
+    // numbers, not answers, which carry a whole state each.
+    var found = [Int64](repeating: Self.unread, count: sources.count)
+    var reasons = [UInt8](repeating: 0, count: sources.count)
     var asked: [String] = []
+    var dropped = false
     try entries.withLock { entries throws(StoreError) in
       if !entries.tried {
         entries.tried = true
@@ -72,33 +79,38 @@ final class ScheduleSnapshot: Sendable {
       for (place, source) in sources.enumerated() {
         guard let id = names.index(of: source, guess: entries.following) else { continue }
         entries.following = id + 1
-        if entries.nextCheck[id] != Self.unread {
-          let next = entries.nextCheck[id]
-          entries.nextCheck[id] = Self.unread
-          entries.left -= 1
-          if next > due {
-            let code = Int(entries.reasons[id])
-            known[place] = .notDue(
-              at: .seconds(next), reason: code > 0 ? CheckReason.allCases[code - 1] : nil)
-            entries.answered += 1
-            continue
-          }
+        let next = entries.nextCheck[id]
+        guard next != Self.unread else { continue }
+        entries.nextCheck[id] = Self.unread
+        entries.left -= 1
+        if next > due {
+          found[place] = next
+          reasons[place] = entries.reasons[id]
+          entries.answered += 1
         }
       }
-      if entries.left == 0 { entries = Entries(tried: true, answered: entries.answered) }
+      if entries.left == 0 {
+        entries = Entries(tried: true, answered: entries.answered)
+        dropped = true
+      }
     }
-    for (place, source) in sources.enumerated() where known[place] == nil {
+    if dropped { Self.trimHeap() }
+    for (place, source) in sources.enumerated() where found[place] == Self.unread {
       asked.append(source)
     }
-    guard !asked.isEmpty else { return known.map { $0! } }
-    var answered = try store.claim(asked, at: now, dueOnly: dueOnly, grantLimit: grantLimit)
-      .makeIterator()
+    var answered =
+      asked.isEmpty
+      ? [].makeIterator()
+      : try store.claim(asked, at: now, dueOnly: dueOnly, grantLimit: grantLimit).makeIterator()
     // In order, up to the first source the store did not look at (its grants ran out).
     var answers: [ClaimAnswer] = []
     answers.reserveCapacity(sources.count)
-    for answer in known {
-      if let answer {
-        answers.append(answer)
+    let cases = CheckReason.allCases
+    for place in sources.indices {
+      if found[place] != Self.unread {
+        let code = Int(reasons[place])
+        answers.append(
+          .notDue(at: .seconds(found[place]), reason: code > 0 ? cases[code - 1] : nil))
       } else if let answer = answered.next() {
         answers.append(answer)
       } else {
@@ -106,6 +118,20 @@ final class ScheduleSnapshot: Sendable {
       }
     }
     return answers
+  }
+
+  /// Gives the pages of freed memory back to the system: the arrays (9 MB at a million
+  /// sources) were allocated on the run's queue, in a heap of that thread's that glibc trims
+  /// only from its top, so a watch would go on holding them. `malloc_trim` is glibc's, and not
+  /// in the `Glibc` module (`malloc.h`): looked up once.
+  private static func trimHeap() {
+    #if canImport(Glibc)
+      typealias Trim = @convention(c) (Int) -> Int32
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else {
+        return
+      }
+      _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    #endif
   }
 
   private func scan(_ scanner: any ScheduleScanningStore, into entries: inout Entries)

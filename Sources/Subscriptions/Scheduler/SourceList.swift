@@ -6,7 +6,7 @@ import FeedPull
 
 /// The sources a run is given, each once, numbered in the order given (a source given twice is
 /// pulled once), kept compactly: the names' bytes side by side in blocks of a mebibyte (a block
-/// is never copied as the list grows), 16 bytes a source to find its name and its hash, and an
+/// is never copied as the list grows), 12 bytes a source to find its name, and an
 /// open-addressing table of 4-byte numbers at most half full. A list of a million URLs of 45
 /// bytes takes about 70 MB where an array of `String`s and a `Set` of them took some 200.
 ///
@@ -21,9 +21,6 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     var block: UInt32
     var offset: UInt32
     var length: UInt32
-    /// The name's hash (its low 32 bits): compared before the names are, and what the table is
-    /// rebuilt from as it grows, without reading the names again.
-    var hash: UInt32
   }
 
   private var blocks: [[UInt8]] = []
@@ -116,17 +113,16 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
   /// Adds `name`'s bytes unless they are there; its number either way.
   @discardableResult
   mutating func insert(_ name: UnsafeBufferPointer<UInt8>) -> (index: Int, inserted: Bool) {
-    let hash = Self.hash(name)
-    let found = find(name, hash: hash)
+    let found = find(name)
     if let index = found.index { return (index, false) }
     let index = locations.count
-    locations.append(store(name, hash: hash))
+    locations.append(store(name))
     slots[found.slot] = Int32(index + 1)
     if locations.count * 2 > slots.count { grow() }
     return (index, true)
   }
 
-  private mutating func store(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Location {
+  private mutating func store(_ name: UnsafeBufferPointer<UInt8>) -> Location {
     if blocks.isEmpty || blocks[blocks.count - 1].count + name.count > Self.blockSize {
       var block: [UInt8] = []
       block.reserveCapacity(Swift.max(Self.blockSize, name.count))
@@ -135,8 +131,7 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     let last = blocks.count - 1
     let offset = blocks[last].count
     blocks[last].append(contentsOf: name)
-    return Location(
-      block: UInt32(last), offset: UInt32(offset), length: UInt32(name.count), hash: hash)
+    return Location(block: UInt32(last), offset: UInt32(offset), length: UInt32(name.count))
   }
 
   private func withName<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
@@ -148,16 +143,13 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
   }
 
   /// The number of `name`, or the empty slot where it would go.
-  private func find(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) -> (
-    index: Int?, slot: Int
-  ) {
-    let hash = hash ?? Self.hash(name)
+  private func find(_ name: UnsafeBufferPointer<UInt8>) -> (index: Int?, slot: Int) {
     let mask = slots.count - 1
-    var slot = Int(hash) & mask
+    var slot = Self.hash(name) & mask
     while true {
       let entry = Int(slots[slot])
       if entry == 0 { return (nil, slot) }
-      if locations[entry - 1].hash == hash, has(entry - 1, named: name) { return (entry - 1, slot) }
+      if has(entry - 1, named: name) { return (entry - 1, slot) }
       slot = (slot + 1) & mask
     }
   }
@@ -166,16 +158,16 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     var table = [Int32](repeating: 0, count: slots.count * 2)
     let mask = table.count - 1
     for index in locations.indices {
-      var slot = Int(locations[index].hash) & mask
+      var slot = withName(index) { Self.hash($0) } & mask
       while table[slot] != 0 { slot = (slot + 1) & mask }
       table[slot] = Int32(index + 1)
     }
     slots = table
   }
 
-  private static func hash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
+  private static func hash(_ name: UnsafeBufferPointer<UInt8>) -> Int {
     var hasher = Hasher()
     hasher.combine(bytes: UnsafeRawBufferPointer(name))
-    return UInt32(truncatingIfNeeded: hasher.finalize())
+    return hasher.finalize()
   }
 }
