@@ -43,14 +43,16 @@ final class ScheduleSnapshot: Sendable {
 
   private let store: any LeasingSubscriptionStore
   private let scanner: (any ScheduleScanningStore)?
-  private let names: SourceList
+  /// The list until the scan's entries are used up (or no scan is made): a watch that reads
+  /// its list again must not keep the old one alive.
+  private let list: TSanVisibleMutex<SourceList?>
   private let entries = TSanVisibleMutex(Entries())
 
   /// Claims of `names` (the run's list as it started) in `store`.
   init(store: any LeasingSubscriptionStore, names: SourceList) {
     self.store = store
     scanner = names.count >= Self.minimumSources ? store as? any ScheduleScanningStore : nil
-    self.names = names
+    list = TSanVisibleMutex(scanner == nil ? nil : names)
   }
 
   /// How many claim answers came from the scan (none when the store was not scanned).
@@ -63,6 +65,9 @@ final class ScheduleSnapshot: Sendable {
     guard dueOnly, let scanner else {
       return try store.claim(sources, at: now, dueOnly: dueOnly, grantLimit: grantLimit)
     }
+    guard let names = list.withLock({ $0 }) else {
+      return try store.claim(sources, at: now, dueOnly: dueOnly, grantLimit: grantLimit)
+    }
     let due = now.wholeSeconds
     // Per place: the next check the scan found past `due`, or `unread` (the store's to answer);
     // numbers, not answers, which carry a whole state each.
@@ -73,7 +78,8 @@ final class ScheduleSnapshot: Sendable {
     try entries.withLock { entries throws(StoreError) in
       if !entries.tried {
         entries.tried = true
-        try scan(scanner, into: &entries)
+        try scan(scanner, names, into: &entries)
+        dropped = entries.left == 0
       }
       guard entries.left > 0 else { return }
       for (place, source) in sources.enumerated() {
@@ -94,7 +100,10 @@ final class ScheduleSnapshot: Sendable {
         dropped = true
       }
     }
-    if dropped { Self.trimHeap() }
+    if dropped {
+      list.withLock { $0 = nil }
+      Self.trimHeap()
+    }
     for (place, source) in sources.enumerated() where found[place] == Self.unread {
       asked.append(source)
     }
@@ -134,7 +143,9 @@ final class ScheduleSnapshot: Sendable {
     #endif
   }
 
-  private func scan(_ scanner: any ScheduleScanningStore, into entries: inout Entries)
+  private func scan(
+    _ scanner: any ScheduleScanningStore, _ names: SourceList, into entries: inout Entries
+  )
     throws(StoreError)
   {
     guard try scanner.sourceCountEstimate() <= 4 * names.count else { return }
