@@ -20,6 +20,7 @@ and peak RSS come from /usr/bin/time.
 import argparse
 import json
 import os
+import re
 import shutil
 import sqlite3
 import statistics
@@ -98,15 +99,23 @@ def wal_bytes_written(argv, state):
     trace = state + ".strace"
     subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat,pwrite64", "-o", trace] + argv,
                    stdout=subprocess.DEVNULL, check=True)
-    wal_fds, written = set(), 0
+    wal_fds, written, pending = set(), 0, {}
     with open(trace) as lines:
         for line in lines:
             if "openat(" in line and state + '-wal"' in line and "= " in line:
                 wal_fds.add(line.rsplit("= ", 1)[1].split()[0])
-            elif "pwrite64(" in line and "= " in line:
+            elif "pwrite64(" in line:
+                # A call another thread's interrupted ends `<unfinished ...>`: its result comes
+                # on a `resumed` line of that thread.
                 fd = line.split("pwrite64(", 1)[1].split(",", 1)[0]
-                if fd in wal_fds:
-                    written += int(line.rsplit("= ", 1)[1].split()[0])
+                pending[line.split()[0]] = fd
+                result = re.search(r"= (\d+)$", line.rstrip())
+                if result and fd in wal_fds:
+                    written += int(result.group(1))
+            elif "pwrite64 resumed" in line:
+                result = re.search(r"= (\d+)$", line.rstrip())
+                if result and pending.get(line.split()[0]) in wal_fds:
+                    written += int(result.group(1))
     os.remove(trace)
     return written, checkpointed_size(state)
 
