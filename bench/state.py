@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
 """Subscription state figures: state size per source and per remembered item; peak memory of a
-one-shot run over 10,000 and 100,000 sources with and without --state (it must not grow with
-the number of sources); and `--due` runs over a state of --sources sources with --due of them
-due (wall time, peak RSS), alone and with the whole list given (`-i`, every source named: the
-due ones pulled, the others ending `skipped: not_due`).
+one-shot run over 10,000 and 100,000 sources with and without --state, local files (--flat) and
+URLs of a private nginx on 127.0.0.1 (--flat-http) (it must not grow with the number of
+sources); and `--due` runs over a state of --sources sources with --due of them due (wall time,
+CPU, peak RSS), alone and with the whole list given (`-i`, every source named: the due ones
+pulled, the others ending `skipped: not_due`).
 
     bench/state.py [--feedpull .build/release/feedpull] [--runs 5] [--sources 1000000]
+    bench/state.py --only-flat --flat "" --flat-http 10000,100000 --runs 3
 
 Sizes come from feedpull itself pulling local files with --state (the file is checkpointed and
 measured). The large state is made by feedpull for its schema and one pulled row, then filled
 with Python's sqlite3 (every row a copy of that one's columns, with the source name changed);
 the due sources are small local feeds, so the runs measure the state work and local parsing, no
-network. Every figure is the median of --runs runs (min–max). Wall time and peak RSS come from
-/usr/bin/time.
+network. Every figure is the median of --runs runs (min–max). Wall time, CPU (user + system)
+and peak RSS come from /usr/bin/time.
 """
 
 import argparse
 import json
 import os
+import re
 import shutil
 import sqlite3
 import statistics
@@ -37,14 +40,15 @@ def feed(name, items):
 
 
 def measured(argv, stdin=None):
-    """(wall seconds, peak RSS KiB, exit status, `end` records) of one run under /usr/bin/time."""
+    """(wall seconds, peak RSS KiB, exit status, `end` records, CPU seconds) of one run under
+    /usr/bin/time."""
     with tempfile.TemporaryFile() as out:
-        result = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + argv, stdin=stdin,
+        result = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S"] + argv, stdin=stdin,
                                 stdout=out, stderr=subprocess.PIPE, text=True)
         out.seek(0)
         ends = sum(1 for line in out if line.startswith(b'{"type":"end"'))
-    wall, rss = result.stderr.strip().splitlines()[-1].split()
-    return float(wall), int(rss), result.returncode, ends
+    wall, rss, user, system = result.stderr.strip().splitlines()[-1].split()
+    return float(wall), int(rss), result.returncode, ends, float(user) + float(system)
 
 
 def execute(path, sql):
@@ -95,15 +99,23 @@ def wal_bytes_written(argv, state):
     trace = state + ".strace"
     subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat,pwrite64", "-o", trace] + argv,
                    stdout=subprocess.DEVNULL, check=True)
-    wal_fds, written = set(), 0
+    wal_fds, written, pending = set(), 0, {}
     with open(trace) as lines:
         for line in lines:
             if "openat(" in line and state + '-wal"' in line and "= " in line:
                 wal_fds.add(line.rsplit("= ", 1)[1].split()[0])
-            elif "pwrite64(" in line and "= " in line:
+            elif "pwrite64(" in line:
+                # A call another thread's interrupted ends `<unfinished ...>`: its result comes
+                # on a `resumed` line of that thread.
                 fd = line.split("pwrite64(", 1)[1].split(",", 1)[0]
-                if fd in wal_fds:
-                    written += int(line.rsplit("= ", 1)[1].split()[0])
+                pending[line.split()[0]] = fd
+                result = re.search(r"= (\d+)$", line.rstrip())
+                if result and fd in wal_fds:
+                    written += int(result.group(1))
+            elif "pwrite64 resumed" in line:
+                result = re.search(r"= (\d+)$", line.rstrip())
+                if result and pending.get(line.split()[0]) in wal_fds:
+                    written += int(result.group(1))
     os.remove(trace)
     return written, checkpointed_size(state)
 
@@ -151,6 +163,16 @@ def big_state(feedpull, work, total, due):
     return state, listing
 
 
+def link(first, path, i):
+    """`path` as a hard link to `first`, or to a copy of it for each 50,000 (a file has at most
+    65,000 links on ext4)."""
+    if i % 50_000 == 0:
+        shutil.copyfile(first, path)
+    else:
+        os.link(first if i < 50_000 else
+                os.path.join(os.path.dirname(path), f"f{i - i % 50_000}.xml"), path)
+
+
 def flat_memory(feedpull, work, counts, runs):
     """Peak RSS of a one-shot run over N local sources (one small feed, hard-linked N times),
     with and without --state: memory must not grow with the number of sources."""
@@ -164,7 +186,7 @@ def flat_memory(feedpull, work, counts, runs):
     made = 1
     for count in counts:
         for i in range(made, count):
-            os.link(first, os.path.join(folder, f"f{i}.xml"))
+            link(first, os.path.join(folder, f"f{i}.xml"), i)
         made = max(made, count)
         listing = os.path.join(folder, f"list{count}.txt")
         with open(listing, "w") as out:
@@ -180,7 +202,7 @@ def flat_memory(feedpull, work, counts, runs):
                 argv = [feedpull, "-f", "jsonl", "-i", listing]
                 if with_state:
                     argv += ["--state", state]
-                wall, rss, status, ends = measured(argv)
+                wall, rss, status, ends, _ = measured(argv)
                 if status != 0 or ends != count:
                     sys.exit(f"flat run failed: status {status}, {ends} ends of {count}")
                 walls.append(wall)
@@ -191,29 +213,81 @@ def flat_memory(feedpull, work, counts, runs):
     print()
 
 
+def flat_memory_http(feedpull, work, counts, runs):
+    """The same over HTTP: N URLs of a private nginx on 127.0.0.1 (bench/harness/fetch_many.py's,
+    one small feed hard-linked N times), so that each source also costs a transfer, its headers
+    and its connection's share: peak RSS must still not grow with N."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness"))
+    from fetch_many import Nginx
+    folder = os.path.join(work, "flat-http")
+    os.makedirs(folder)
+    first = os.path.join(folder, "f0.xml")
+    with open(first, "w") as out:
+        out.write(feed("flat", 5))
+    for i in range(1, max(counts)):
+        link(first, os.path.join(folder, f"f{i}.xml"), i)
+    nginx = Nginx(os.path.join(work, "nginx"), folder)
+    try:
+        print("| one-shot run over N http sources (nginx, 127.0.0.1) | without state: wall, peak "
+              "RSS | with --state: wall, peak RSS |\n| --- | --- | --- |")
+        for count in counts:
+            listing = os.path.join(work, f"urls{count}.txt")
+            with open(listing, "w") as out:
+                out.write("".join(f"http://127.0.0.1:{nginx.port}/plain/f{i}.xml\n"
+                                  for i in range(count)))
+            cells = []
+            for with_state in (False, True):
+                walls, rsses = [], []
+                for _ in range(runs):
+                    state = os.path.join(work, "http-state.db")
+                    for suffix in ("", "-wal", "-shm"):
+                        if os.path.exists(state + suffix):
+                            os.remove(state + suffix)
+                    # One host: without these, politeness spaces its requests a second apart.
+                    argv = [feedpull, "-f", "jsonl", "-j", "16", "--per-host", "16",
+                            "--host-delay", "0", "-i", listing]
+                    if with_state:
+                        argv += ["--state", state]
+                    wall, rss, status, ends, _ = measured(argv)
+                    if status != 0 or ends != count:
+                        sys.exit(f"http run failed: status {status}, {ends} ends of {count}")
+                    walls.append(wall)
+                    rsses.append(rss)
+                cells.append(f"{statistics.median(walls):.2f} s, "
+                             f"{statistics.median(rsses) / 1024:.1f} MiB "
+                             f"({min(rsses) / 1024:.1f}–{max(rsses) / 1024:.1f})")
+            print(f"| {count:,} | {cells[0]} | {cells[1]} |")
+        print()
+    finally:
+        nginx.stop()
+
+
 def median_run(argv, state, runs, expected_ends):
-    walls, rsses = [], []
+    walls, rsses, cpus = [], [], []
     for _ in range(runs):
         copy = state + ".run"
         for suffix in ("-wal", "-shm"):
             if os.path.exists(copy + suffix):
                 os.remove(copy + suffix)
         shutil.copyfile(state, copy)
-        wall, rss, status, ends = measured([a if a != "STATE" else copy for a in argv])
+        wall, rss, status, ends, cpu = measured(
+            [a if a != "STATE" else copy for a in argv])
         if status not in (0, 1) or ends != expected_ends:
             sys.exit(f"run failed: status {status}, {ends} sources ended, not "
                      f"{expected_ends}: {argv}")
         walls.append(wall)
         rsses.append(rss)
+        cpus.append(cpu)
         # A stale -wal beside the next fresh copy would be replayed into it.
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(copy + suffix):
                 os.remove(copy + suffix)
-    return walls, rsses
+    return walls, rsses, cpus
 
 
-def show(label, walls, rsses):
+def show(label, walls, rsses, cpus):
     print(f"| {label} | {statistics.median(walls):.3f} s ({min(walls):.3f}–{max(walls):.3f}) "
+          f"| {statistics.median(cpus):.2f} s ({min(cpus):.2f}–{max(cpus):.2f}) "
           f"| {statistics.median(rsses) / 1024:.1f} MiB ({min(rsses) / 1024:.1f}–"
           f"{max(rsses) / 1024:.1f}) |")
 
@@ -226,31 +300,42 @@ def main():
     parser.add_argument("--due", type=int, default=1_000)
     parser.add_argument("--flat", default="10000,100000",
                         help="source counts of the one-shot memory runs (empty: none)")
+    parser.add_argument("--flat-http", default="10000,100000",
+                        help="source counts of the one-shot memory runs over HTTP from nginx "
+                        "(empty: none)")
+    parser.add_argument("--only-flat", action="store_true",
+                        help="the one-shot memory runs only (no sizes, no --due runs)")
     args = parser.parse_args()
     feedpull = os.path.abspath(args.feedpull)
     work = tempfile.mkdtemp(prefix="feedpull-state-bench-")
     try:
-        per_source, per_item, raw = sizes(feedpull, work)
-        print("| state size | bytes | target |\n| --- | --- | --- |")
-        print(f"| per source | {per_source:.0f} | ≤ 1024 |")
-        print(f"| per remembered item | {per_item:.0f} | ≤ 200 |")
-        print(f"\n(2,000 sources: {raw[1]:,} bytes with 1 item each, {raw[51]:,} with 51)\n")
-        if shutil.which("strace"):
-            folder = os.path.join(work, "size51")
-            state = os.path.join(work, "wal.db")
-            written, size = wal_bytes_written(
-                [feedpull, "-f", "jsonl", "--state", state, "-i", os.path.join(folder, "list.txt")],
-                state)
-            print(f"First pull of 2,000 sources with 51 items each: {written:,} bytes written to "
-                  f"the WAL for a state of {size:,} bytes ({written / size:.1f}×; "
-                  f"{written / 2000:,.0f} bytes a source).\n")
+        if not args.only_flat:
+            per_source, per_item, raw = sizes(feedpull, work)
+            print("| state size | bytes | target |\n| --- | --- | --- |")
+            print(f"| per source | {per_source:.0f} | ≤ 1024 |")
+            print(f"| per remembered item | {per_item:.0f} | ≤ 200 |")
+            print(f"\n(2,000 sources: {raw[1]:,} bytes with 1 item each, {raw[51]:,} with 51)\n")
+            if shutil.which("strace"):
+                folder = os.path.join(work, "size51")
+                state = os.path.join(work, "wal.db")
+                written, size = wal_bytes_written(
+                    [feedpull, "-f", "jsonl", "--state", state, "-i",
+                     os.path.join(folder, "list.txt")], state)
+                print(f"First pull of 2,000 sources with 51 items each: {written:,} bytes written "
+                      f"to the WAL for a state of {size:,} bytes ({written / size:.1f}×; "
+                      f"{written / 2000:,.0f} bytes a source).\n")
 
         if args.flat:
             flat_memory(feedpull, work, [int(n) for n in args.flat.split(",")], args.runs)
+        if args.flat_http:
+            flat_memory_http(feedpull, work, [int(n) for n in args.flat_http.split(",")],
+                             args.runs)
+        if args.only_flat:
+            return
 
         state, listing = big_state(feedpull, work, args.sources, args.due)
-        print(f"| {args.sources:,} sources, {args.due:,} due | wall | peak RSS |")
-        print("| --- | --- | --- |")
+        print(f"| {args.sources:,} sources, {args.due:,} due | wall | CPU | peak RSS |")
+        print("| --- | --- | --- | --- |")
         idle = state + ".idle"
         shutil.copyfile(state, idle)
         execute(idle, "UPDATE sources SET next_check_at = (SELECT max(next_check_at) FROM sources)")

@@ -44,21 +44,28 @@ def feed(name, items):
 
 
 def cost(pid):
-    """(CPU seconds, voluntary context switches) of every thread of pid."""
+    """(CPU seconds of the process, voluntary context switches of each of its threads by id)."""
     ticks = os.sysconf("SC_CLK_TCK")
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / ticks
-    switches = 0
+    switches = {}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/status") as status:
                 for line in status:
                     if line.startswith("voluntary_ctxt_switches:"):
-                        switches += int(line.split()[1])
+                        switches[task] = int(line.split()[1])
         except FileNotFoundError:
             pass
     return cpu, switches
+
+
+def switches_between(before, after):
+    """Switches of the threads alive at the end since the start (a thread born meanwhile from
+    0), and how many threads ended meanwhile (their switches are not counted)."""
+    counted = sum(count - before.get(task, 0) for task, count in after.items())
+    return counted, len(set(before) - set(after))
 
 
 def rss_kib(pid):
@@ -134,27 +141,27 @@ def idle(feedpull, work, count=10_000, seconds=30):
     subprocess.run([feedpull] + common, stdout=subprocess.DEVNULL, check=True)
     started = time.monotonic()
     process = subprocess.Popen([feedpull, "--watch"] + common, stdout=subprocess.PIPE)
-    # Loading the schedule reads every source's state once; wait until the CPU stops moving.
-    previous = -1.0
-    while True:
-        time.sleep(0.5)
-        now, _ = cost(process.pid)
-        if now == previous:
-            break
-        previous = now
+    # Every source ends `not_due` once as the schedule loads: its output is read all along (a
+    # pipe left unread fills at 64 KB and blocks the watch, which then costs nothing, idle or
+    # not), and the schedule is loaded at the last of those ends.
+    ends = EndCounter(process)
+    if not ends.wait(count, 600):
+        sys.exit("idle: the watch did not load its schedule")
     load = time.monotonic() - started
+    time.sleep(1)
     before = cost(process.pid)
     rss = rss_kib(process.pid)
     time.sleep(seconds)
     after = cost(process.pid)
+    written = ends.ends
     status = stop(process)
-    output = process.stdout.read()
     cpu = after[0] - before[0]
-    switches = after[1] - before[1]
+    switches, ended = switches_between(before[1], after[1])
     print(f"idle watch, {count} sources, nothing due, {seconds} s: CPU {cpu:.3f} s "
-          f"(target < 0.05), voluntary context switches {switches} (target < 100); "
+          f"(target < 0.05), voluntary context switches {switches} (target < 100; "
+          f"{ended} threads ended meanwhile, not counted); "
           f"schedule loaded in {load:.1f} s; RSS {rss / 1024:.1f} MiB; "
-          f"exit {status}; {len(output)} bytes written while idle")
+          f"exit {status}; {written - count} ends written while idle")
 
 
 def one_pass(feedpull, work, count=1_000, runs=3):

@@ -10,9 +10,7 @@ import Subscriptions
 /// free of side effects: the sources first (a bad `-i` or a web address without its scheme is
 /// a usage error, and no state file is created), then the state, then the puller.
 struct PreparedRun {
-  /// The sources of a run without state.
-  let sources: [String]
-  /// The sources of a run with state, kept compactly (a list of a million lines stays small).
+  /// The sources, each once, kept compactly (a list of a million lines stays small).
   let listed: SourceList
   let store: (any SubscriptionStore)?
   let puller: FeedPuller
@@ -23,14 +21,9 @@ struct PreparedRun {
   }
 
   static func prepare(_ options: CommandLineOptions) throws(Failure) -> PreparedRun {
-    var sources: [String] = []
-    var listed = SourceList()
+    let listed: SourceList
     do {
-      if options.statePath != nil {
-        listed = try SourceInputs.gatherList(options)
-      } else {
-        sources = try SourceInputs.gather(options)
-      }
+      listed = try SourceInputs.gatherList(options)
     } catch {
       throw Failure(status: FeedpullCommand.report(error))
     }
@@ -61,7 +54,7 @@ struct PreparedRun {
     }
     do {
       return PreparedRun(
-        sources: sources, listed: listed, store: store,
+        listed: listed, store: store,
         puller: try FeedPuller(configuration: configuration))
     } catch {
       printError("feedpull: cannot start: \(error.message)\n")

@@ -18,10 +18,9 @@ enum PullCommand {
     } catch {
       return error.status
     }
-    let (sources, puller) = (prepared.sources, prepared.puller)
+    let (sources, puller) = (prepared.listed, prepared.puller)
     if let store = prepared.store {
-      return StatePullCommand(
-        options: options, sources: prepared.listed, store: store, puller: puller)
+      return StatePullCommand(options: options, sources: sources, store: store, puller: puller)
         .run()
     }
 
@@ -36,18 +35,22 @@ enum PullCommand {
     guard let output = RecordOutput.open(options, for: puller, onWriteFailure: onWriteFailure)
     else { return 2 }
     let reporter = StatusReporter(
-      wrapping: output.sink, total: Set(sources).count, verbosity: options.verbosity)
+      wrapping: output.sink, total: sources.count, verbosity: options.verbosity)
     let signals = InterruptSignals { batchHolder.cancel() }
     defer { puller.syncShutdown() }
 
     let done = DispatchSemaphore(value: 0)
     let failed = TSanVisibleMutex(0)
-    let batch = puller.start(sources.map { PullSource($0) }, into: reporter, keeping: .failedOnly) {
-      ends in
-      failed.withLock { $0 = ends.count }
+    // A few sources at a time, never the whole list at once: memory stays flat in its length.
+    let feeder = SourceFeeder(
+      sources, window: max(256, 16 * puller.configuration.maxConcurrentTransfers), puller: puller,
+      into: reporter
+    ) { failures in
+      failed.withLock { $0 = failures }
       done.signal()
     }
-    batchHolder.add(cancel: { batch.cancel() })
+    batchHolder.add(cancel: { feeder.stop() })
+    feeder.start()
     done.wait()
     reporter.flush()
     reporter.finish()

@@ -5,26 +5,8 @@ import Subscriptions
 /// input). A SOURCE that names no file but reads like a web address without its scheme is a
 /// usage error that suggests the URL, whether it was typed or listed.
 enum SourceInputs {
-  static func gather(_ options: CommandLineOptions) throws(UsageError) -> [String] {
-    var sources = options.sources
-    if let input = options.inputFile {
-      do {
-        sources += try SubscriptionList.read(path: input)
-      } catch {
-        throw UsageError(message: error.description)
-      }
-    }
-    for source in sources {
-      if let url = SourceAddressHint.suggestion(for: source) {
-        throw UsageError(
-          message: "\(source) is no file; to pull it from the web, give its URL: \(url)")
-      }
-    }
-    return sources
-  }
-
-  /// The same sources, read into a `SourceList` (a list file a block at a time, no `String`
-  /// kept per source): what a run with state takes.
+  /// The sources, each once, read into a `SourceList` (a list file a block at a time, no
+  /// `String` kept per source).
   static func gatherList(_ options: CommandLineOptions) throws(UsageError) -> SourceList {
     var listed = SourceList()
     var hint: UsageError?

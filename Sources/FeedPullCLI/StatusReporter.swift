@@ -48,7 +48,8 @@ final class StatusReporter: PullRecordSink {
         counts.bytes += end.bytes
         if !end.ok { counts.failures += 1 }
         var message = ""
-        let source = URLPasswordMask.masked(end.source)
+        // Masked only for a line that names it: a quiet pass of a million sources writes none.
+        var source: String { URLPasswordMask.masked(end.source) }
         if end.error?.kind == .cancelled {
           counts.cancelled += 1
         } else if let error = end.error, verbosity != .quiet {

@@ -43,8 +43,16 @@ final class LocalReaderPool: Sendable {
         state.next = 0
         return nil
       }
-      defer { state.next += 1 }
-      return state.queue[state.next]
+      let read = state.queue[state.next]
+      state.next += 1
+      // Reads taken leave the queue (a half at a time): a pool never empty, as a long run
+      // keeps it, held every read's closure, and its document's sink and settings, until the
+      // end of the run (100,000 local sources: 60 MB).
+      if state.next * 2 >= state.queue.count {
+        state.queue.removeFirst(state.next)
+        state.next = 0
+      }
+      return read
     }
   }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Hides the password a URL carries (`https://user:secret@host/…` → `https://user:***@host/…`)
 /// wherever a URL is written for people or logs, and takes the user information out of a URL
 /// that other URLs are resolved against.
@@ -48,10 +52,12 @@ public enum URLPasswordMask {
   private static func userInfo(of url: String) -> (
     start: String.Index, colon: String.Index?, at: String.Index
   )? {
-    // A fast refusal for the common case: most URLs have no `@` at all (looked for in the
-    // bytes where they lie: every end record's URLs come through here).
+    // A fast refusal for the common case: most URLs have no `@` at all.
+    // (`memchr` over the bytes: the generic `contains` stepped through them one at a time.)
     let hasAt =
-      url.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "@")) }
+      url.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.isEmpty ? false : memchr(bytes.baseAddress!, 0x40, bytes.count) != nil
+      }
       ?? url.utf8.contains(UInt8(ascii: "@"))
     guard hasAt, let slashes = url.range(of: "://") else {
       return nil

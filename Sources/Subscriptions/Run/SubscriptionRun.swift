@@ -86,6 +86,8 @@ public final class SubscriptionRun: Sendable {
   let store: any SubscriptionStore
   let leasing: any LeasingSubscriptionStore
   let pacing: (any HostPacingStore)?
+  /// The claims of named sources (those a scan found not due answered without the store).
+  let claims: ScheduleSnapshot
   let puller: FeedPuller
   let sink: any PullRecordSink
   let options: SubscriptionPullOptions
@@ -157,6 +159,7 @@ public final class SubscriptionRun: Sendable {
     setup.retryUnrecorded = configuration.options.schedule.minInterval
     setup.leaseRenewal = leasing is LocalLeases ? nil : leasing.leaseDuration / 3
     setup.storeGiveUp = configuration.storeGiveUp
+    claims = ScheduleSnapshot(store: leasing, names: names)
     var mutable = Mutable(scheduler: PullScheduler(setup, names: names))
     mutable.statistics.sources = names.count
     state = TSanVisibleMutex(mutable)
@@ -265,7 +268,7 @@ public final class SubscriptionRun: Sendable {
     switch action {
     case .claim(let sources, let dueOnly, let grantLimit):
       do throws(StoreError) {
-        let answers = try leasing.claim(
+        let answers = try claims.claim(
           sources, at: now.clock, dueOnly: dueOnly, grantLimit: grantLimit)
         return .claimed(answers, holds: try holds(of: answers, now: now.clock))
       } catch {

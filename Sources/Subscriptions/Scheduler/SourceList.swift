@@ -86,6 +86,27 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     return name.withUTF8 { find($0).index }
   }
 
+  /// The number of the source whose name is `bytes`, nil when it is not in the list; `guess`
+  /// is compared first (a caller going through the list in order saves the hash table's random
+  /// reads).
+  func index(of bytes: UnsafeBufferPointer<UInt8>, guess: Int? = nil) -> Int? {
+    if let guess, guess >= 0, guess < count, has(guess, named: bytes) { return guess }
+    return find(bytes).index
+  }
+
+  /// `index(of:guess:)` for a `String`.
+  func index(of name: String, guess: Int?) -> Int? {
+    var name = name
+    return name.withUTF8 { index(of: $0, guess: guess) }
+  }
+
+  private func has(_ index: Int, named name: UnsafeBufferPointer<UInt8>) -> Bool {
+    withName(index) { stored in
+      stored.count == name.count
+        && (name.isEmpty || memcmp(stored.baseAddress!, name.baseAddress!, name.count) == 0)
+    }
+  }
+
   /// Whether `name` is in the list.
   func contains(_ name: String) -> Bool { index(of: name) != nil }
 
@@ -128,11 +149,7 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     while true {
       let entry = Int(slots[slot])
       if entry == 0 { return (nil, slot) }
-      let same = withName(entry - 1) { stored in
-        stored.count == name.count
-          && (name.isEmpty || memcmp(stored.baseAddress!, name.baseAddress!, name.count) == 0)
-      }
-      if same { return (entry - 1, slot) }
+      if has(entry - 1, named: name) { return (entry - 1, slot) }
       slot = (slot + 1) & mask
     }
   }

@@ -5,7 +5,7 @@
 /// source.
 extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
   /// The machine's clock in milliseconds, which leases are measured on.
-  private static func leaseClock() -> Int64 {
+  static func leaseClock() -> Int64 {
     let now = SubscriptionClock.wallClockNow().components
     return now.seconds * 1000 + now.attoseconds / 1_000_000_000_000_000
   }
