@@ -100,6 +100,18 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
       start: spellings + start, count: Int(spellingStarts[row + 1]) - start)
   }
 
+  /// True when `bytes[0..<count]` is row `row`'s name exactly as it is written out (no
+  /// letter in another case): a tag that needs no rewriting.
+  @inline(__always)
+  func isSpelled(_ row: Int, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    let start = Int(spellingStarts[row])
+    guard Int(spellingStarts[row + 1]) - start == count else { return false }
+    if count <= 8 {
+      return ByteWord.load(bytes, count: count) == ByteWord.load(spellings + start, count: count)
+    }
+    return memcmp(bytes, spellings + start, count) == 0
+  }
+
   /// The slot holding the name, or the empty slot where it would go, and its key.
   @inline(__always)
   private static func probe(

@@ -26,16 +26,15 @@ struct HTMLSanitizer {
   /// How much of the input `output` already stands for; the rest is copied at the next change.
   private var copied = 0
   private var changed = false
-  private var attributeStorage: [HTMLTokenizer.Attribute] = []
-  /// The attributes of the tag being read that are kept, and their new values.
-  private var kept: [KeptAttribute] = []
+  private let attributeStorage = HTMLAttributeStorage()
+  /// The attributes of the tag being read that are kept (and the names seen), in memory kept
+  /// from tag to tag; their new values are in `values`.
+  private let scratch = Scratch()
+  private var keptCount = 0
   private var values: [UInt8] = []
   private var decoded: [UInt8] = []
-  /// A bit per attribute name of the vocabulary: seen on the tag being read.
-  private var seenNames: [UInt64] = []
-  private var seenRows: [Int] = []
 
-  private struct KeptAttribute {
+  fileprivate struct KeptAttribute {
     /// The row of `HTMLVocabulary.attributes`.
     var row: Int
     /// The value to write (a range of `values`), or nil to write the input's value as it is.
@@ -53,23 +52,38 @@ struct HTMLSanitizer {
   private let xmlnsRow = HTMLVocabulary.xmlnsRow
   private let xmlnsXLinkRow = HTMLVocabulary.xmlnsXLinkRow
 
-  init() {
-    seenNames = Array(repeating: 0, count: (HTMLVocabulary.attributes.count + 63) / 64)
-  }
+  init() {}
 
   /// The sanitized text, or nil when `input` is safe as it is. `base` is what relative URIs
   /// are resolved against (nil: they stay relative).
   mutating func sanitize(
     _ input: UnsafeBufferPointer<UInt8>, base: String?, flavour: Flavour
   ) -> [UInt8]? {
+    sanitizeInPlace(input, base: base, flavour: flavour) ? output : nil
+  }
+
+  /// The sanitized text lent to `body` (valid only during the call), or nil when `input` is
+  /// safe as it is: the field treatment's way, which copies the text once, into the record.
+  mutating func withSanitized<Result>(
+    _ input: UnsafeBufferPointer<UInt8>, base: String?, flavour: Flavour,
+    _ body: (UnsafeBufferPointer<UInt8>?) -> Result
+  ) -> Result {
+    guard sanitizeInPlace(input, base: base, flavour: flavour) else { return body(nil) }
+    return output.withUnsafeBufferPointer { body($0) }
+  }
+
+  /// Sanitizes `input` into `output`; false when it is safe as it is (`output` then holds
+  /// nothing to read).
+  private mutating func sanitizeInPlace(
+    _ input: UnsafeBufferPointer<UInt8>, base: String?, flavour: Flavour
+  ) -> Bool {
     var run = Run(base: base, flavour: flavour)
     self.input = input
     defer { self.input = UnsafeBufferPointer(start: nil, count: 0) }
-    output.removeAll(keepingCapacity: true)
+    if !output.isEmpty { output.removeAll(keepingCapacity: true) }
     copied = 0
     changed = false
-    var tokenizer = HTMLTokenizer(input, reusing: &attributeStorage)
-    defer { attributeStorage = tokenizer.takeAttributeStorage() }
+    var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     while let token = tokenizer.next() {
       switch token {
       case .text(let range):
@@ -87,11 +101,9 @@ struct HTMLSanitizer {
         endTag(name, tag, &run)
       }
     }
-    guard changed else { return nil }
+    guard changed else { return false }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied...]))
-    let result = output
-    output = []
-    return result
+    return true
   }
 
   /// What one text's sanitizing knows as it goes.
@@ -116,7 +128,9 @@ struct HTMLSanitizer {
   /// Starts writing a replacement for the input from `start` to `end`: copies what comes
   /// before it; the caller appends the replacement.
   private mutating func beginReplacing(at start: Int, of end: Int) {
-    if !changed { output.reserveCapacity(input.count + input.count / 8 + 64) }
+    if !changed && output.capacity < input.count + input.count / 8 + 64 {
+      output.reserveCapacity(input.count + input.count / 8 + 64)
+    }
     changed = true
     output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied..<start]))
     copied = end
@@ -250,7 +264,8 @@ struct HTMLSanitizer {
     // The name as written out: lower case (SVG's camel case).
     let spelling = elements.spelling(row)
     var tagChanged =
-      attributesChanged || addsNamespace || addsXLink || !spelling.equals(input, name)
+      attributesChanged || addsNamespace || addsXLink
+      || !elements.isSpelled(row, base + name.lowerBound, name.count)
     // A non-void HTML element written `<p/>` becomes `<p></p>` in XHTML, and in HTML when it
     // has no attributes (feedparser); otherwise the `/` goes. Foreign elements keep `/>`.
     let hasSelfClosingSlash = selfClosing && !isVoid && !isForeign
@@ -263,7 +278,7 @@ struct HTMLSanitizer {
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(UInt8(ascii: "<"))
     output.append(contentsOf: spelling)
-    for attribute in kept {
+    for attribute in UnsafeBufferPointer(start: scratch.kept, count: keptCount) {
       let attributeSpelling = attributeTable.spelling(attribute.row)
       output.append(UInt8(ascii: " "))
       output.append(contentsOf: attributeSpelling)
@@ -299,7 +314,7 @@ struct HTMLSanitizer {
   }
 
   /// The value of the tag's `xmlns` attribute, if it has one.
-  private func namespaceDeclaration(_ attributes: [HTMLTokenizer.Attribute])
+  private func namespaceDeclaration(_ attributes: UnsafeBufferPointer<HTMLTokenizer.Attribute>)
     -> UnsafeBufferPointer<UInt8>?
   {
     let base = input.baseAddress!
@@ -316,10 +331,10 @@ struct HTMLSanitizer {
   /// one pass: whether the tag must be written anew, and whether it needs the XLink namespace
   /// declared (inside SVG or MathML, an `xlink:` attribute without `xmlns:xlink`).
   private mutating func keepAttributes(
-    _ attributes: [HTMLTokenizer.Attribute], element: HTMLVocabulary.ElementInfo,
-    vocabulary: HTMLVocabulary.AttributeInfo, run: Run
+    _ attributes: UnsafeBufferPointer<HTMLTokenizer.Attribute>,
+    element: HTMLVocabulary.ElementInfo, vocabulary: HTMLVocabulary.AttributeInfo, run: Run
   ) -> (changed: Bool, addsXLink: Bool) {
-    if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
+    keptCount = 0
     if !values.isEmpty { values.removeAll(keepingCapacity: true) }
     guard !attributes.isEmpty else { return (false, false) }
     let table = attributeTable
@@ -327,10 +342,16 @@ struct HTMLSanitizer {
     var changed = false
     var sawXLink = false
     var sawXLinkDeclaration = false
-    if !seenRows.isEmpty { seenRows.removeAll(keepingCapacity: true) }
-    defer { for row in seenRows { seenNames[row >> 6] = 0 } }
+    scratch.reserve(attributes.count)
+    let kept = scratch.kept
+    let seenNames = scratch.seenNames
+    let seenRows = scratch.seenRows
+    var seenCount = 0
+    defer { for index in 0..<seenCount { seenNames[seenRows[index] &>> 6] = 0 } }
     for attribute in attributes {
-      guard let row = table.row(base + attribute.name.lowerBound, attribute.name.count) else {
+      let nameStart = base + attribute.name.lowerBound
+      let nameCount = attribute.name.count
+      guard let row = table.row(nameStart, nameCount) else {
         changed = true
         continue
       }
@@ -343,15 +364,15 @@ struct HTMLSanitizer {
         continue
       }
       // The first of a name counts, as in HTML.
-      let (word, bit) = (row >> 6, UInt64(1) << UInt64(row & 63))
+      let (word, bit) = (row &>> 6, UInt64(1) &<< UInt64(row & 63))
       if seenNames[word] & bit != 0 {
         changed = true
         continue
       }
       seenNames[word] |= bit
-      seenRows.append(row)
-      if attribute.quote != UInt8(ascii: "\"") || !table.spelling(row).equals(input, attribute.name)
-      {
+      (seenRows + seenCount).initialize(to: row)
+      seenCount += 1
+      if attribute.quote != UInt8(ascii: "\"") || !table.isSpelled(row, nameStart, nameCount) {
         changed = true
       }
       var keptAttribute = KeptAttribute(row: row, newValue: nil, value: attribute.value)
@@ -380,7 +401,8 @@ struct HTMLSanitizer {
       {
         changed = true
       }
-      kept.append(keptAttribute)
+      (kept + keptCount).initialize(to: keptAttribute)
+      keptCount += 1
     }
     let addsXLink = sawXLink && !sawXLinkDeclaration && (run.svgDepth > 0 || run.mathDepth > 0)
     return (changed, addsXLink)
@@ -611,7 +633,11 @@ struct HTMLSanitizer {
     guard isKept else { return replace(tag, with: []) }
     let spelling = elements.spelling(row)
     // `</p>` exactly as written out stays; `</P>`, `</p >` are written anew.
-    if tag.count == spelling.count + 3, spelling.equals(input, name) { return }
+    if tag.count == name.count + 3,
+      elements.isSpelled(row, input.baseAddress! + name.lowerBound, name.count)
+    {
+      return
+    }
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(contentsOf: "</".utf8)
     output.append(contentsOf: spelling)
@@ -622,4 +648,39 @@ struct HTMLSanitizer {
 
   private static let svgNamespace: StaticString = "http://www.w3.org/2000/svg"
   private static let mathNamespace: StaticString = "http://www.w3.org/1998/Math/MathML"
+
+  /// Memory for one tag's kept attributes and the names it has used, kept from tag to tag:
+  /// arrays emptied and appended to at every tag cost a call and a uniqueness check each.
+  private final class Scratch {
+    private(set) var kept: UnsafeMutablePointer<KeptAttribute>
+    /// A row per attribute name seen on the tag, and a bit per row of the vocabulary (set
+    /// only while the tag is read).
+    private(set) var seenRows: UnsafeMutablePointer<Int>
+    let seenNames: UnsafeMutablePointer<UInt64>
+    private var capacity = 16
+
+    init() {
+      kept = .allocate(capacity: capacity)
+      seenRows = .allocate(capacity: capacity)
+      let words = (HTMLVocabulary.attributes.count + 63) / 64
+      seenNames = .allocate(capacity: words)
+      seenNames.initialize(repeating: 0, count: words)
+    }
+
+    /// Room for `count` attributes.
+    func reserve(_ count: Int) {
+      guard count > capacity else { return }
+      while capacity < count { capacity *= 2 }
+      kept.deallocate()
+      seenRows.deallocate()
+      kept = .allocate(capacity: capacity)
+      seenRows = .allocate(capacity: capacity)
+    }
+
+    deinit {
+      kept.deallocate()
+      seenRows.deallocate()
+      seenNames.deallocate()
+    }
+  }
 }

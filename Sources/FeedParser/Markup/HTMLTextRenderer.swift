@@ -9,7 +9,7 @@ import FeedPullSupport
 /// One value is reused from text to text (its buffers keep their capacity); not thread-safe.
 struct HTMLTextRenderer {
   private var output: [UInt8] = []
-  private var attributeStorage: [HTMLTokenizer.Attribute] = []
+  private let attributeStorage = HTMLAttributeStorage()
 
   /// What the renderer knows as it goes through one text.
   private struct Run {
@@ -24,11 +24,25 @@ struct HTMLTextRenderer {
 
   /// The plain text of `input`.
   mutating func render(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    output.removeAll(keepingCapacity: true)
-    output.reserveCapacity(input.count)
+    renderInPlace(input)
+    return output
+  }
+
+  /// The plain text of `input` lent to `body` (valid only during the call): the field
+  /// treatment's way, which copies the text once, into the record.
+  mutating func withRendered<Result>(
+    _ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    renderInPlace(input)
+    return output.withUnsafeBufferPointer(body)
+  }
+
+  /// Renders `input` into `output`.
+  private mutating func renderInPlace(_ input: UnsafeBufferPointer<UInt8>) {
+    if !output.isEmpty { output.removeAll(keepingCapacity: true) }
+    if output.capacity < input.count { output.reserveCapacity(input.count) }
     var run = Run()
-    var tokenizer = HTMLTokenizer(input, reusing: &attributeStorage)
-    defer { attributeStorage = tokenizer.takeAttributeStorage() }
+    var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     let base = input.baseAddress
     while let token = tokenizer.next() {
       switch token {
@@ -62,9 +76,6 @@ struct HTMLTextRenderer {
         if !Self.isBR(base!, name) { breakLine(info, isBR: false, &run) }
       }
     }
-    let result = output
-    output = []
-    return result
   }
 
   /// The elements' table, held here: a `static let` read costs a `swift_once` call a tag.

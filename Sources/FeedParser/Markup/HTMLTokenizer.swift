@@ -5,7 +5,7 @@ import FeedPullSupport
 #endif
 
 /// Splits HTML text into tokens, in place: every token is a range of the input, a start tag's
-/// attributes go into one array reused from tag to tag, and nothing is allocated per token. The
+/// attributes go into storage reused from tag to tag, and nothing is allocated per token. The
 /// sanitizer and the text renderer both read HTML through it.
 ///
 /// The rules are the HTML tokenizer's where feed markup needs nothing else, and feedparser's
@@ -46,8 +46,14 @@ struct HTMLTokenizer {
   let input: UnsafeBufferPointer<UInt8>
   private let base: UnsafePointer<UInt8>
   private(set) var position = 0
-  /// The attributes of the last start tag.
-  private(set) var attributes: [Attribute]
+  /// Where the attributes go: storage the caller keeps from text to text.
+  private let storage: HTMLAttributeStorage
+  /// How many attributes the last start tag has.
+  private(set) var attributeCount = 0
+  /// The attributes of the last start tag (valid until the next call to `next`).
+  var attributes: UnsafeBufferPointer<Attribute> {
+    UnsafeBufferPointer(start: storage.base, count: attributeCount)
+  }
   /// Searches that failed once fail at once after: there is no `>` at or after
   /// `noBracketFrom`, no `"` or `'` at or after `noQuoteFrom`, no `]>` at or after
   /// `noSectionEndFrom`. Without them, text full of `<a b="` would be scanned to its end
@@ -57,22 +63,12 @@ struct HTMLTokenizer {
   private var noSectionEndFrom = Int.max
   private var noCommentCloseFrom = Int.max
 
-  /// A tokenizer over `input`; `attributes` is storage to reuse (kept by the caller between
-  /// texts).
-  init(_ input: UnsafeBufferPointer<UInt8>, reusing attributes: inout [Attribute]) {
+  /// A tokenizer over `input` whose attributes go to `storage` (kept by the caller between
+  /// texts: nothing is allocated per tag or per text).
+  init(_ input: UnsafeBufferPointer<UInt8>, storage: HTMLAttributeStorage) {
     self.input = input
     base = input.baseAddress ?? UnsafePointer(bitPattern: 1)!
-    // Moved in, not copied: a shared array would be copied by the first change.
-    self.attributes = []
-    swap(&self.attributes, &attributes)
-    self.attributes.removeAll(keepingCapacity: true)
-  }
-
-  /// The attribute storage, to hand to the next tokenizer.
-  mutating func takeAttributeStorage() -> [Attribute] {
-    var storage: [Attribute] = []
-    swap(&storage, &attributes)
-    return storage
+    self.storage = storage
   }
 
   var isAtEnd: Bool { position >= input.count }
@@ -254,7 +250,7 @@ struct HTMLTokenizer {
     let count = input.count
     let name = name(from: start + 1)
     var index = name.upperBound
-    if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
+    attributeCount = 0
     var selfClosing = false
     while true {
       // Between attributes: white space, and `/` (which closes the tag when `>` follows).
@@ -309,7 +305,9 @@ struct HTMLTokenizer {
       } else {
         index = afterName
       }
-      attributes.append(attribute)
+      if attributeCount == storage.capacity { storage.grow() }
+      (storage.base + attributeCount).initialize(to: attribute)
+      attributeCount += 1
     }
   }
 
@@ -371,6 +369,30 @@ struct HTMLTokenizer {
     }
     return true
   }
+}
+
+/// The attributes of one start tag, as the tokenizer reads them: plain memory that grows as a
+/// tag needs and is reused from tag to tag and from text to text. An array appended to and
+/// emptied at every tag cost a uniqueness check per attribute and a call per tag.
+final class HTMLAttributeStorage {
+  private(set) var base: UnsafeMutablePointer<HTMLTokenizer.Attribute>
+  private(set) var capacity: Int
+
+  init() {
+    capacity = 16
+    base = .allocate(capacity: capacity)
+  }
+
+  /// Twice the room, the attributes kept.
+  func grow() {
+    let larger = UnsafeMutablePointer<HTMLTokenizer.Attribute>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: base, count: capacity)
+    base.deallocate()
+    base = larger
+    capacity *= 2
+  }
+
+  deinit { base.deallocate() }
 }
 
 extension UInt8 {
