@@ -169,6 +169,42 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
   }
 }
 
+/// The rows of the elements opened last and not yet closed, the innermost last (up to 64):
+/// an end tag that closes the innermost, as most do, is known without a look-up. Only a
+/// shortcut: an end tag with another name is looked up, and what the stack holds past badly
+/// nested markup costs a look-up, never a wrong row. The count lives with the caller, so that
+/// pushing and popping is plain memory (a class's stored `var` is checked for exclusive access
+/// at run time).
+final class HTMLOpenElements {
+  private let rows: UnsafeMutablePointer<Int>
+  private static var capacity: Int { 64 }
+
+  init() {
+    rows = .allocate(capacity: Self.capacity)
+    rows.initialize(repeating: 0, count: Self.capacity)
+  }
+
+  deinit { rows.deallocate() }
+
+  /// `row` opened (dropped when the stack is full).
+  @inline(__always)
+  func push(_ row: Int, _ count: inout Int) {
+    guard count < Self.capacity else { return }
+    rows[count] = row
+    count += 1
+  }
+
+  /// The innermost row, popped, when `name` (`length` bytes) is its name as `table` writes it.
+  @inline(__always)
+  func closedRow<Info>(
+    _ name: UnsafePointer<UInt8>, _ length: Int, _ count: inout Int, _ table: HTMLNameTable<Info>
+  ) -> Int? {
+    guard count > 0, table.isSpelled(rows[count - 1], name, length) else { return nil }
+    count -= 1
+    return rows[count]
+  }
+}
+
 extension UnsafeBufferPointer where Element == UInt8 {
   /// The same bytes as `text`.
   func equals(_ text: StaticString) -> Bool {

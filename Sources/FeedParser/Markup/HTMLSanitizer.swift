@@ -31,6 +31,9 @@ struct HTMLSanitizer {
   /// from tag to tag; their new values are in `values`.
   private let scratch = Scratch()
   private var keptCount = 0
+  /// The elements opened and not yet closed (`HTMLOpenElements`), and how many.
+  private let open = HTMLOpenElements()
+  private var openCount = 0
   private var values: [UInt8] = []
   private var decoded: [UInt8] = []
 
@@ -83,18 +86,19 @@ struct HTMLSanitizer {
     if !output.isEmpty { output.removeAll(keepingCapacity: true) }
     copied = 0
     changed = false
+    openCount = 0
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     while let token = tokenizer.next() {
       switch token {
       case .text(let range):
         if run.appletDepth > 0 {
-          replace(range, with: [])
+          drop(range)
         } else {
           let first = tokenizer.textFirstSpecial(range)
           if first < range.upperBound { text(first..<range.upperBound) }
         }
       case .ignored(let range):
-        replace(range, with: [])
+        drop(range)
       case .startTag(let name, let tag, let selfClosing):
         startTag(name, tag, selfClosing, &tokenizer, &run)
       case .endTag(let name, let tag):
@@ -119,10 +123,9 @@ struct HTMLSanitizer {
 
   // MARK: Output
 
-  /// `range` of the input is written as `bytes` instead.
-  private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+  /// `range` of the input is not written.
+  private mutating func drop(_ range: Range<Int>) {
     beginReplacing(at: range.lowerBound, of: range.upperBound)
-    output.append(contentsOf: bytes)
   }
 
   /// Starts writing a replacement for the input from `start` to `end`: copies what comes
@@ -220,17 +223,17 @@ struct HTMLSanitizer {
     let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
       if info.contains(.droppedWithContent) && !selfClosing { run.appletDepth += 1 }
-      return replace(tag, with: [])
+      return drop(tag)
     }
     if info.contains(.rawText) {
       if !selfClosing { tokenizer.skipRawText(named: name) }
-      return replace(tag.lowerBound..<max(tag.upperBound, tokenizer.position), with: [])
+      return drop(tag.lowerBound..<max(tag.upperBound, tokenizer.position))
     }
     if info.contains(.droppedWithContent) {
       if !selfClosing { run.appletDepth = 1 }
-      return replace(tag, with: [])
+      return drop(tag)
     }
-    guard let row else { return replace(tag, with: []) }
+    guard let row else { return drop(tag) }
     // Which vocabulary's attributes apply, as feedparser decides: MathML inside `math`, SVG
     // inside `svg`, else HTML; `svg` and `math` themselves open their vocabulary when they
     // carry its namespace (HTML's inline SVG and MathML do without: it is implied).
@@ -248,21 +251,26 @@ struct HTMLSanitizer {
       let namespace: StaticString = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
       let declared = namespaceDeclaration(tokenizer.attributes)
       guard declared.map({ $0.equals(namespace) }) == true || run.flavour == .html else {
-        return replace(tag, with: [])
+        return drop(tag)
       }
       addsNamespace = declared == nil
       vocabulary = isSVGRoot ? .svg : .mathML
     } else {
-      return replace(tag, with: [])
+      return drop(tag)
     }
     if isSVGRoot && !selfClosing { run.svgDepth += 1 }
     if isMathRoot && !selfClosing { run.mathDepth += 1 }
     let isForeign = vocabulary != .html
     let isVoid = info.contains(.void) && !isForeign
-    let (attributesChanged, addsXLink) = keepAttributes(
-      tokenizer.attributes, element: info, vocabulary: vocabulary, run: run)
+    var (attributesChanged, addsXLink) = (false, false)
+    if tokenizer.attributeCount > 0 {
+      (attributesChanged, addsXLink) = keepAttributes(
+        tokenizer.attributes, element: info, vocabulary: vocabulary, run: run)
+    } else {
+      keptCount = 0
+    }
+    if !selfClosing && !isVoid { open.push(row, &openCount) }
     // The name as written out: lower case (SVG's camel case).
-    let spelling = elements.spelling(row)
     var tagChanged =
       attributesChanged || addsNamespace || addsXLink
       || !elements.isSpelled(row, base + name.lowerBound, name.count)
@@ -275,6 +283,21 @@ struct HTMLSanitizer {
     // A tag ended by a stray `<` (`<br/</p>`) has no `>` of its own: it is written anew.
     if input[tag.upperBound - 1] != UInt8(ascii: ">") { tagChanged = true }
     guard tagChanged else { return }
+    writeStartTag(
+      tag, row: row, namespace: addsNamespace ? (isSVGRoot ? .svg : .mathML) : nil,
+      addsXLink: addsXLink, endsWithSlash: isVoid || (isForeign && selfClosing),
+      closesItself: closesItself)
+  }
+
+  /// Writes the start tag `tag` anew: element `row`, the kept attributes, the namespace
+  /// declarations it needs, ` />` or `>`, and its end tag when it `closesItself`. Apart from
+  /// `startTag` so that the tags that stay as written (most) run through less code.
+  @inline(never)
+  private mutating func writeStartTag(
+    _ tag: Range<Int>, row: Int, namespace: HTMLVocabulary.AttributeInfo?, addsXLink: Bool,
+    endsWithSlash: Bool, closesItself: Bool
+  ) {
+    let spelling = elements.spelling(row)
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(UInt8(ascii: "<"))
     output.append(contentsOf: spelling)
@@ -292,16 +315,16 @@ struct HTMLSanitizer {
       }
       output.append(UInt8(ascii: "\""))
     }
-    if addsNamespace {
+    if let namespace {
       output.append(contentsOf: " xmlns=\"".utf8)
-      let namespace: StaticString = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
+      let namespace: StaticString = namespace == .svg ? Self.svgNamespace : Self.mathNamespace
       output.append(
         contentsOf: UnsafeBufferPointer(
           start: namespace.utf8Start, count: namespace.utf8CodeUnitCount))
       output.append(UInt8(ascii: "\""))
     }
     if addsXLink { output.append(contentsOf: " xmlns:xlink=\"http://www.w3.org/1999/xlink\"".utf8) }
-    if isVoid || (isForeign && selfClosing) {
+    if endsWithSlash {
       output.append(contentsOf: " />".utf8)
     } else {
       output.append(UInt8(ascii: ">"))
@@ -380,14 +403,12 @@ struct HTMLSanitizer {
         info.uriAttribute.map { element.resolvedURIAttributes & (1 << $0.rawValue) != 0 }
         ?? false
       if isStyle {
-        decode(attribute.value.map { UnsafeBufferPointer(rebasing: input[$0]) })
-        guard let clean = CSSStyleSanitizer.sanitize(decoded, inSVG: run.svgDepth > 0) else {
+        guard let newValue = sanitizedStyle(attribute.value, inSVG: run.svgDepth > 0) else {
           changed = true
           continue
         }
-        let written = attribute.value.map { input[$0].elementsEqual(clean) } ?? false
-        if !written {
-          keptAttribute.newValue = appendValue(escaping: clean)
+        if let newValue {
+          keptAttribute.newValue = newValue
           changed = true
         }
       } else if info.contains(.uri) || resolves {
@@ -408,6 +429,17 @@ struct HTMLSanitizer {
     return (changed, addsXLink)
   }
 
+  /// A `style` attribute's value as it must be written: nil when no declaration stays (the
+  /// attribute goes), `.some(nil)` when it stays as written, else the new value's range in
+  /// `values`.
+  @inline(never)
+  private mutating func sanitizedStyle(_ value: Range<Int>?, inSVG: Bool) -> Range<Int>?? {
+    decode(value.map { UnsafeBufferPointer(rebasing: input[$0]) })
+    guard let clean = CSSStyleSanitizer.sanitize(decoded, inSVG: inSVG) else { return nil }
+    let written = value.map { input[$0].elementsEqual(clean) } ?? false
+    return .some(written ? nil : appendValue(escaping: clean))
+  }
+
   /// A URI attribute's value as it must be written (`checkedURI`, escaped), appended to
   /// `values`: its range there, or nil when the value stays as written.
   private mutating func rewrittenURI(
@@ -417,6 +449,7 @@ struct HTMLSanitizer {
       // Most links of a feed: nothing to decode, drop, trim or escape, so `checkedURI`'s
       // answer is known without a copy: the value as it is, empty for a scheme that is not
       // acceptable, or resolved straight into `values` when it is relative.
+      if Self.isHTTP(raw) { return nil }
       guard URISchemes.isAcceptable(raw) else { return values.count..<values.count }
       guard let base, !Self.hasScheme(raw) else { return nil }
       if markupBase?.text != base { markupBase = MarkupBase(base) }
@@ -489,6 +522,15 @@ struct HTMLSanitizer {
   /// The base of the field being sanitized, split once (`MarkupBase`).
   private var markupBase: MarkupBase?
 
+  /// `http://` or `https://` at the start (in lower case): an absolute link that stays.
+  @inline(__always)
+  private static func isHTTP(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard raw.count >= 8 else { return false }
+    let word = UnsafeRawPointer(raw.baseAddress!).loadUnaligned(as: UInt64.self)
+    // Little-endian: `https://`, and `http://` with any eighth byte.
+    return word == 0x2F2F_3A73_7074_7468 || word & 0x00FF_FFFF_FFFF_FFFF == 0x2F_2F3A_7074_7468
+  }
+
   /// RFC 3986 section 3.1: a letter, then letters, digits, `+`, `-`, `.`, then `:`.
   private static func hasScheme<Bytes: Collection<UInt8>>(_ reference: Bytes) -> Bool {
     guard let first = reference.first, first.isASCIILetter else { return false }
@@ -507,20 +549,26 @@ struct HTMLSanitizer {
   private static func isPlain(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
     // Eight bytes at a time (a test may flag a byte it should not, never miss one).
     let base = raw.baseAddress!
-    var index = 0
-    while index < raw.count {
-      let remaining = raw.count - index
-      var word = ByteWord.load(base + index, count: min(8, remaining))
-      // Bytes past the end read as `a`, which none of the tests flags.
-      if remaining < 8 { word |= 0x6161_6161_6161_6161 &<< UInt64(8 * remaining) }
-      let mask =
-        ByteWord.matchesBelow(word, 0x21) | ByteWord.matches(word, UInt8(ascii: "&"))
+    let count = raw.count
+    @inline(__always) func flags(_ word: UInt64) -> UInt64 {
+      ByteWord.matchesBelow(word, 0x21) | ByteWord.matches(word, UInt8(ascii: "&"))
         | ByteWord.matches(word | 0x0202_0202_0202_0202, UInt8(ascii: ">"))
         | ByteWord.matches(word, UInt8(ascii: "\""))
-      if mask != 0 { return false }
-      index += 8
     }
-    return true
+    var index = 0
+    while index &+ 8 <= count {
+      if flags(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) != 0 {
+        return false
+      }
+      index &+= 8
+    }
+    guard index < count else { return true }
+    let remaining = count &- index
+    // Bytes past the end read as `a`, which none of the tests flags.
+    let word =
+      ByteWord.load(base + index, count: remaining) | 0x6161_6161_6161_6161
+      &<< UInt64(8 &* remaining)
+    return flags(word) == 0
   }
 
   /// A value's references decoded into `decoded`.
@@ -594,7 +642,26 @@ struct HTMLSanitizer {
 
   /// True when a value cannot stay as written between double quotes.
   private static func needsEscaping(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let start = raw.baseAddress else { return false }
+    // Eight bytes at a time first: most values (sizes, alternative texts, classes) hold
+    // none of the four bytes, and testing each byte against four cost more than the rest.
     var index = 0
+    var found = false
+    while index < raw.count {
+      let remaining = raw.count - index
+      let word = ByteWord.load(start + index, count: min(8, remaining))
+      // Bytes past the end read as 0, which none of the tests flags.
+      let mask =
+        ByteWord.matches(word, UInt8(ascii: "&")) | ByteWord.matches(word, UInt8(ascii: "<"))
+        | ByteWord.matches(word, UInt8(ascii: ">")) | ByteWord.matches(word, UInt8(ascii: "\""))
+      if mask != 0 {
+        found = true
+        break
+      }
+      index += 8
+    }
+    guard found else { return false }
+    index = 0
     while index < raw.count {
       switch raw[index] {
       case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""): return true
@@ -612,13 +679,19 @@ struct HTMLSanitizer {
   }
 
   private mutating func endTag(_ name: Range<Int>, _ tag: Range<Int>, _ run: inout Run) {
-    let row = elements.row(input.baseAddress! + name.lowerBound, name.count)
+    let nameStart = input.baseAddress! + name.lowerBound
+    let row: Int?
+    if let innermost = open.closedRow(nameStart, name.count, &openCount, elements) {
+      row = innermost
+    } else {
+      row = elements.row(nameStart, name.count)
+    }
     let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
       if info.contains(.droppedWithContent) { run.appletDepth -= 1 }
-      return replace(tag, with: [])
+      return drop(tag)
     }
-    guard let row, !info.contains(.void) else { return replace(tag, with: []) }
+    guard let row, !info.contains(.void) else { return drop(tag) }
     var isKept = info.contains(.html)
     if row == svgRow && run.svgDepth > 0 {
       run.svgDepth -= 1
@@ -630,14 +703,20 @@ struct HTMLSanitizer {
       isKept =
         (run.mathDepth > 0 && info.contains(.mathML)) || (run.svgDepth > 0 && info.contains(.svg))
     }
-    guard isKept else { return replace(tag, with: []) }
-    let spelling = elements.spelling(row)
+    guard isKept else { return drop(tag) }
     // `</p>` exactly as written out stays; `</P>`, `</p >` are written anew.
     if tag.count == name.count + 3,
       elements.isSpelled(row, input.baseAddress! + name.lowerBound, name.count)
     {
       return
     }
+    writeEndTag(tag, row: row)
+  }
+
+  /// Writes the end tag `tag` anew, as element `row`'s.
+  @inline(never)
+  private mutating func writeEndTag(_ tag: Range<Int>, row: Int) {
+    let spelling = elements.spelling(row)
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(contentsOf: "</".utf8)
     output.append(contentsOf: spelling)

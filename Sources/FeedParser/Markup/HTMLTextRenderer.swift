@@ -10,6 +10,9 @@ import FeedPullSupport
 struct HTMLTextRenderer {
   private var output: [UInt8] = []
   private let attributeStorage = HTMLAttributeStorage()
+  /// The elements opened and not yet closed (`HTMLOpenElements`), and how many.
+  private let open = HTMLOpenElements()
+  private var openCount = 0
 
   /// What the renderer knows as it goes through one text.
   private struct Run {
@@ -42,6 +45,7 @@ struct HTMLTextRenderer {
     if !output.isEmpty { output.removeAll(keepingCapacity: true) }
     if output.capacity < input.count { output.reserveCapacity(input.count) }
     var run = Run()
+    openCount = 0
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     let base = input.baseAddress
     while let token = tokenizer.next() {
@@ -53,20 +57,26 @@ struct HTMLTextRenderer {
       case .ignored:
         continue
       case .startTag(let name, _, let selfClosing):
-        let info = info(base!, name)
+        let row = elements.row(base! + name.lowerBound, name.count)
+        let info = row.map { elements.info($0) } ?? []
         if info.contains(.rawText) || info.contains(.droppedWithContent) {
           // Their content is not markup to read: skip it whole.
           if !selfClosing, info.contains(.rawText) { tokenizer.skipRawText(named: name) }
           if !selfClosing, info.contains(.droppedWithContent) { run.hiddenDepth += 1 }
           continue
         }
+        if let row, !selfClosing, !info.contains(.void) { open.push(row, &openCount) }
         if info.contains(.noText) && !selfClosing && !info.contains(.void) {
           run.hiddenDepth += 1
         }
         if info.contains(.preformatted) && !selfClosing { run.preDepth += 1 }
         breakLine(info, isBR: Self.isBR(base!, name), &run)
       case .endTag(let name, _):
-        let info = info(base!, name)
+        let nameStart = base! + name.lowerBound
+        let row =
+          open.closedRow(nameStart, name.count, &openCount, elements)
+          ?? elements.row(nameStart, name.count)
+        let info = row.map { elements.info($0) } ?? []
         if info.contains(.noText) || info.contains(.droppedWithContent),
           !info.contains(.rawText), run.hiddenDepth > 0
         {
@@ -80,12 +90,6 @@ struct HTMLTextRenderer {
 
   /// The elements' table, held here: a `static let` read costs a `swift_once` call a tag.
   private let elements = HTMLVocabulary.elements
-
-  private func info(_ base: UnsafePointer<UInt8>, _ name: Range<Int>)
-    -> HTMLVocabulary.ElementInfo
-  {
-    return elements.row(base + name.lowerBound, name.count).map { elements.info($0) } ?? []
-  }
 
   private static func isBR(_ base: UnsafePointer<UInt8>, _ name: Range<Int>) -> Bool {
     name.count == 2 && base[name.lowerBound] | 0x20 == UInt8(ascii: "b")

@@ -81,6 +81,19 @@ struct HTMLTokenizer {
   /// and the rest is looked at from there. Found by `memchr`, a tenth of an instruction a
   /// byte, where a scan of our own takes one or two.
   func textFirstSpecial(_ range: Range<Int>) -> Int {
+    if range.count <= 16 {
+      // Short text between tags (a line break, a space): looked at here, where two `memchr`
+      // calls cost more than the bytes.
+      var index = range.lowerBound
+      while index < range.upperBound {
+        let byte = base[index]
+        if byte == UInt8(ascii: "&") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "<") {
+          return index
+        }
+        index += 1
+      }
+      return index
+    }
     var end = min(textFirstLessThan, range.upperBound)
     end = Self.first(UInt8(ascii: "&"), base, from: range.lowerBound, to: end)
     return Self.first(UInt8(ascii: ">"), base, from: range.lowerBound, to: end)
@@ -241,6 +254,11 @@ struct HTMLTokenizer {
 
   private mutating func endTag(at start: Int) -> Token? {
     let name = name(from: start + 2)
+    if name.upperBound < input.count && base[name.upperBound] == UInt8(ascii: ">") {
+      // `</p>`: most end tags.
+      position = name.upperBound + 1
+      return .endTag(name: name, tag: start..<position)
+    }
     guard let end = closingBracket(from: name.upperBound) else { return nil }
     position = end + 1
     return .endTag(name: name, tag: start..<end + 1)
@@ -350,16 +368,22 @@ struct HTMLTokenizer {
     return nil
   }
 
+  /// White space, `/`, `>` or `<`: a bit per byte below 64 (each test is a shift, where
+  /// comparing with each of the eight took a branch apiece).
   @inline(__always)
   static func endsName(_ byte: UInt8) -> Bool {
-    byte.isHTMLSpace || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
-      || byte == UInt8(ascii: "<")
+    byte < 64 && (nameEnds &>> UInt64(byte)) & 1 != 0
   }
 
+  /// `endsName`, or `=`.
   @inline(__always)
   static func endsAttributeName(_ byte: UInt8) -> Bool {
-    endsName(byte) || byte == UInt8(ascii: "=")
+    byte < 64 && (attributeNameEnds &>> UInt64(byte)) & 1 != 0
   }
+
+  /// Tab, LF, FF, CR, space, `/`, `<`, `>` (and `=`) as bits.
+  private static var nameEnds: UInt64 { 0x5000_8001_0000_3600 }
+  private static var attributeNameEnds: UInt64 { 0x7000_8001_0000_3600 }
 
   static func equalIgnoringCase(
     _ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, _ count: Int
@@ -399,7 +423,8 @@ extension UInt8 {
   /// HTML's ASCII white space: space, tab, LF, FF, CR.
   @inline(__always)
   var isHTMLSpace: Bool {
-    self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0C || self == 0x0D
+    let spaces: UInt64 = 0x1_0000_3600  // Bits 0x09, 0x0A, 0x0C, 0x0D and 0x20.
+    return self <= 0x20 && (spaces &>> UInt64(self)) & 1 != 0
   }
 
   @inline(__always)

@@ -12,6 +12,8 @@ struct MarkupBase {
   private let directory: [UInt8]
   private let withoutQuery: [UInt8]
   private let withoutFragment: [UInt8]
+  /// Whether the directory's path has a `.` or `..` segment (nearly no base has).
+  private let directoryHasDotSegment: Bool
 
   /// Nil for a base without a scheme and an authority (`URIResolver` takes those).
   init?(_ text: String) {
@@ -38,6 +40,35 @@ struct MarkupBase {
       directory = Array(bytes[...lastSlash])
     } else {
       directory = origin + [UInt8(ascii: "/")]
+    }
+    let directory = directory
+    let originCount = origin.count
+    directoryHasDotSegment = directory.withUnsafeBufferPointer {
+      Self.hasDotSegment(UnsafeBufferPointer(rebasing: $0[originCount...]))
+    }
+  }
+
+  /// True when a segment of the path at the start of `bytes` (up to its query or fragment)
+  /// is `.` or `..`: only then does resolving have dot segments to remove.
+  static func hasDotSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    var segmentStart = 0
+    var index = 0
+    while true {
+      let atEnd =
+        index == count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
+        || bytes[index] == UInt8(ascii: "#")
+      if atEnd {
+        let length = index - segmentStart
+        if length == 1 || length == 2, bytes[segmentStart] == UInt8(ascii: "."),
+          length == 1 || bytes[segmentStart + 1] == UInt8(ascii: ".")
+        {
+          return true
+        }
+        if index == count || bytes[index] != UInt8(ascii: "/") { return false }
+        segmentStart = index + 1
+      }
+      index += 1
     }
   }
 
@@ -77,8 +108,14 @@ struct MarkupBase {
     default:
       output.append(contentsOf: directory)
       pathFrom = start + origin.count
+      if directoryHasDotSegment {
+        output.append(contentsOf: reference)
+        return Self.removeDotSegments(&output, pathFrom: pathFrom, scratch: &scratch)
+      }
     }
     output.append(contentsOf: reference)
+    // Most links have no `.` or `..` segment, and their path stays as it is.
+    guard Self.hasDotSegment(reference) else { return }
     Self.removeDotSegments(&output, pathFrom: pathFrom, scratch: &scratch)
   }
 
