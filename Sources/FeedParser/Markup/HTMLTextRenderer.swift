@@ -154,8 +154,23 @@ struct HTMLTextRenderer {
   ) -> Int {
     var index = start
     if !preformatted {
-      // Seven bytes a turn, the eighth telling what follows the seventh: prose has a space
-      // every few bytes, and testing each one a byte at a time cost more than the copy.
+      // Sixteen bytes a turn, and the sixteen after each byte to tell what follows it: prose
+      // has a space every few bytes, and testing each one a byte at a time cost more than the
+      // copy. The vectors' tests are exact: a turn that finds a stop goes on eight bytes at a
+      // time below.
+      let blank = SIMD16<UInt8>(repeating: 0x21)
+      let control = SIMD16<UInt8>(repeating: 0x20)
+      let ampersand = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+      while index &+ 17 <= end {
+        let bytes = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+        let next = UnsafeRawPointer(base + (index &+ 1)).loadUnaligned(as: SIMD16<UInt8>.self)
+        let isAmpersand = bytes .== ampersand
+        let blankOrAmpersand = (bytes .< blank) .| isAmpersand
+        let nextBlankOrAmpersand = (next .< blank) .| (next .== ampersand)
+        let stops = isAmpersand .| (bytes .< control) .| (blankOrAmpersand .& nextBlankOrAmpersand)
+        if HTMLTokenizer.anyLane(stops) { break }
+        index &+= 16
+      }
       while index &+ 8 <= end {
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         let stops = runStops(word) & 0x0080_8080_8080_8080

@@ -75,31 +75,25 @@ struct HTMLTokenizer {
 
   /// Where the last text token's first `<` is (one that starts no markup), or `Int.max`.
   private var textFirstLessThan = Int.max
+  /// Where the last text token has its first `&`, `>` or `<`, when its scan found it
+  /// (`textSpecialKnown`), or `Int.max` for none.
+  private var textSpecial = Int.max
+  private var textSpecialKnown = false
 
   /// Where the last text token, `range`, has its first `&`, `>` or `<` (which the sanitizer
   /// may have to escape), or its end: most text holds none and is then not looked at again,
-  /// and the rest is looked at from there. Found by `memchr`, a tenth of an instruction a
-  /// byte, where a scan of our own takes one or two.
+  /// and the rest is looked at from there. Short text was looked at as it was read; the rest
+  /// is searched by `memchr`, a tenth of an instruction a byte, where a scan of our own
+  /// takes one or two.
   func textFirstSpecial(_ range: Range<Int>) -> Int {
-    if range.count <= 16 {
-      // Short text between tags (a line break, a space): looked at here, where two `memchr`
-      // calls cost more than the bytes.
-      var index = range.lowerBound
-      while index < range.upperBound {
-        let byte = base[index]
-        if byte == UInt8(ascii: "&") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "<") {
-          return index
-        }
-        index += 1
-      }
-      return index
-    }
+    if textSpecialKnown { return min(textSpecial, range.upperBound) }
     var end = min(textFirstLessThan, range.upperBound)
     end = Self.first(UInt8(ascii: "&"), base, from: range.lowerBound, to: end)
     return Self.first(UInt8(ascii: ">"), base, from: range.lowerBound, to: end)
   }
 
   /// The next token, or nil at the end.
+  @inline(__always)
   mutating func next() -> Token? {
     let count = input.count
     guard position < count else { return nil }
@@ -111,6 +105,10 @@ struct HTMLTokenizer {
       firstLessThan = start
       index += 1
     }
+    if firstLessThan == Int.max, let end = shortText(from: index) {
+      position = end
+      return .text(start..<end)
+    }
     // Text up to the next `<` that starts markup.
     while true {
       index = Self.first(UInt8(ascii: "<"), base, from: index, to: count)
@@ -120,7 +118,48 @@ struct HTMLTokenizer {
     }
     position = index
     textFirstLessThan = firstLessThan
+    textSpecialKnown = false
     return .text(start..<index)
+  }
+
+  /// The end of text that ends with markup within sixteen bytes of `start` (a line break or
+  /// a space between tags, most text tokens of feed HTML), with its first `&` or `>` noted;
+  /// nil for longer text. One look at sixteen bytes, where a `memchr` call for each byte
+  /// sought cost more than the bytes.
+  @inline(__always)
+  private mutating func shortText(from start: Int) -> Int? {
+    guard start &+ 16 <= input.count else { return nil }
+    let bytes = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
+    let isLessThan = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+    guard Self.anyLane(isLessThan) else { return nil }
+    let end = start &+ Self.firstLane(isLessThan)
+    guard startsMarkup(at: end) else { return nil }
+    let isSpecial =
+      (bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "&")))
+      .| (bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: ">")))
+    var special = Int.max
+    if Self.anyLane(isSpecial) {
+      let first = start &+ Self.firstLane(isSpecial)
+      if first < end { special = first }
+    }
+    textSpecial = special
+    textSpecialKnown = true
+    return end
+  }
+
+  /// Whether a mask sets a lane (the standard library's `any` reduces lane by lane).
+  @inline(__always)
+  static func anyLane(_ mask: SIMDMask<SIMD16<Int8>>) -> Bool {
+    let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+    return words[0] | words[1] != 0
+  }
+
+  /// The first lane a mask sets (one is set).
+  @inline(__always)
+  private static func firstLane(_ mask: SIMDMask<SIMD16<Int8>>) -> Int {
+    let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+    return words[0] != 0
+      ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
   }
 
   /// The index of the first `byte` at or after `from` and before `end`, or `end`.
