@@ -54,16 +54,26 @@ enum HTMLCharacterReference {
       return .replace(end: end, scalar: scalar.flatMap { isRemovedControl($0) ? nil : $0 })
     }
     let nameStart = index
+    guard let semicolon = nameEnd(input, from: nameStart) else { return .literal }
+    let name = input.baseAddress! + nameStart
+    let length = semicolon - nameStart
+    if isCommonName(name, length) { return .keep(end: semicolon + 1) }
+    return HTMLEntities.characters(name, length) == nil ? .literal : .keep(end: semicolon + 1)
+  }
+
+  /// Where the name of a named reference starting at `nameStart` has its `;`: a letter, then
+  /// letters and digits. Nil when there is none.
+  @inline(__always)
+  private static func nameEnd(_ input: UnsafeBufferPointer<UInt8>, from nameStart: Int) -> Int? {
+    let count = input.count
+    var index = nameStart
     while index < count, index - nameStart < longestName, input[index].isASCIIAlphanumeric {
       index += 1
     }
     guard index > nameStart, index < count, input[index] == UInt8(ascii: ";"),
-      nameStart < count, input[nameStart].isASCIILetter
-    else { return .literal }
-    let name = input.baseAddress! + nameStart
-    let length = index - nameStart
-    if isCommonName(name, length) { return .keep(end: index + 1) }
-    return HTMLEntities.characters(name, length) == nil ? .literal : .keep(end: index + 1)
+      input[nameStart].isASCIILetter
+    else { return nil }
+    return index
   }
 
   /// `amp`, `lt`, `gt`, `quot`, `apos`, `nbsp`: most references in feeds, known without a
@@ -87,6 +97,14 @@ enum HTMLCharacterReference {
   static func decode(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (
     end: Int, utf8: UInt64, count: Int
   ) {
+    if start + 1 < input.count && input[start + 1] != UInt8(ascii: "#") {
+      // A name: one look-up tells whether it is a reference and what it stands for.
+      guard let semicolon = nameEnd(input, from: start + 1),
+        let packed = HTMLEntities.characters(input.baseAddress! + start + 1, semicolon - start - 1)
+      else { return (start + 1, UInt64(UInt8(ascii: "&")), 1) }
+      let (utf8, count) = packedUTF8(packed)
+      return (semicolon + 1, utf8, count)
+    }
     switch read(input, at: start) {
     case .literal:
       return (start + 1, UInt64(UInt8(ascii: "&")), 1)
@@ -105,18 +123,26 @@ enum HTMLCharacterReference {
       }
       guard let packed = HTMLEntities.characters(input.baseAddress! + start + 1, end - start - 2)
       else { return (end, 0, 0) }
-      var (utf8, count) = (UInt64(0), 0)
-      if let first = Unicode.Scalar(UInt32(truncatingIfNeeded: packed)) {
-        (utf8, count) = utf8Word(first)
-      }
-      let secondValue = UInt32(truncatingIfNeeded: packed >> 32)
-      if secondValue != 0, let second = Unicode.Scalar(secondValue) {
-        let (more, moreCount) = utf8Word(second)
-        utf8 |= more << UInt64(8 * count)
-        count += moreCount
-      }
+      let (utf8, count) = packedUTF8(packed)
       return (end, utf8, count)
     }
+  }
+
+  /// A named reference's one or two characters (`HTMLEntities`' packing, the first in the low
+  /// 32 bits) as UTF-8 in the low bytes of a word (little-endian), and how many.
+  @inline(__always)
+  private static func packedUTF8(_ packed: UInt64) -> (UInt64, Int) {
+    var (utf8, count) = (UInt64(0), 0)
+    if let first = Unicode.Scalar(UInt32(truncatingIfNeeded: packed)) {
+      (utf8, count) = utf8Word(first)
+    }
+    let secondValue = UInt32(truncatingIfNeeded: packed >> 32)
+    if secondValue != 0, let second = Unicode.Scalar(secondValue) {
+      let (more, moreCount) = utf8Word(second)
+      utf8 |= more << UInt64(8 * count)
+      count += moreCount
+    }
+    return (utf8, count)
   }
 
   /// The value of the numeric reference `read` kept, from its `&` at `start` to `end`.
