@@ -76,16 +76,27 @@ enum HTMLCharacterReference {
     return index
   }
 
-  /// `amp`, `lt`, `gt`, `quot`, `apos`, `nbsp`: most references in feeds, known without a
-  /// table look-up.
+  /// The names most references in feeds use (`amp`, `lt`, `gt`, `quot`, `apos`, `nbsp`,
+  /// `copy`, `reg`, `bull`, the dashes, quotation marks and guillemets, `trade`, `hellip`,
+  /// `middot`): known to be defined without a table look-up.
   @inline(__always)
   private static func isCommonName(_ name: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-    guard length >= 2 && length <= 4 else { return false }
+    guard length >= 2 && length <= 6 else { return false }
     let word = ByteWord.load(name, count: length)
     switch length {
-    case 2: return word == 0x746C || word == 0x7467  // lt, gt
-    case 3: return word == 0x70_6D61  // amp
-    default: return word == 0x746F_7571 || word == 0x736F_7061 || word == 0x7073_626E
+    case 2: return word == 0x746C || word == 0x7467
+    case 3: return word == 0x70_6D61 || word == 0x67_6572
+    case 4:
+      return word == 0x746F_7571 || word == 0x736F_7061 || word == 0x7073_626E
+        || word == 0x7970_6F63 || word == 0x6C6C_7562
+    case 5:
+      switch word {
+      case 0x68_7361_646D, 0x68_7361_646E, 0x6F_7571_616C, 0x6F_7571_6172, 0x6F_7571_736C,
+        0x6F_7571_7372, 0x6F_7571_646C, 0x6F_7571_6472, 0x65_6461_7274:
+        return true
+      default: return false
+      }
+    default: return word == 0x7069_6C6C_6568 || word == 0x746F_6464_696D
     }
   }
 

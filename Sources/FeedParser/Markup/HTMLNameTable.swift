@@ -199,6 +199,10 @@ final class HTMLOpenElements {
     count += 1
   }
 
+  /// The innermost row (`count` > 0).
+  @inline(__always)
+  func innermost(_ count: Int) -> Int { rows[count - 1] }
+
   /// The innermost row, popped, when `name` (`length` bytes) is its name as `table` writes it.
   @inline(__always)
   func closedRow<Info>(

@@ -88,7 +88,12 @@ struct HTMLSanitizer {
     changed = false
     openCount = 0
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
-    while let token = tokenizer.next() {
+    while true {
+      if openCount > 0, run.appletDepth == 0, let end = closesInnermost(at: tokenizer.position) {
+        tokenizer.skip(to: end)
+        continue
+      }
+      guard let token = tokenizer.next() else { break }
       switch token {
       case .text(let range):
         if run.appletDepth > 0 {
@@ -108,6 +113,30 @@ struct HTMLSanitizer {
     guard changed else { return false }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied...]))
     return true
+  }
+
+  /// Just past `</name>` at `start` when it closes the innermost open element, an HTML one
+  /// kept as it is, exactly as the sanitizer writes it (most end tags): the element is then
+  /// closed and the tag stays, without tokenizing it.
+  @inline(__always)
+  private mutating func closesInnermost(at start: Int) -> Int? {
+    let base = input.baseAddress!
+    let count = input.count
+    guard start &+ 3 < count, base[start] == UInt8(ascii: "<"),
+      base[start &+ 1] == UInt8(ascii: "/")
+    else { return nil }
+    let row = open.innermost(openCount)
+    let spelling = elements.spelling(row)
+    let end = start &+ 2 &+ spelling.count
+    guard end < count, base[end] == UInt8(ascii: ">"),
+      elements.isSpelled(row, base + (start &+ 2), spelling.count)
+    else { return nil }
+    let info = elements.info(row)
+    guard info.contains(.html), !info.contains(.void), row != svgRow, row != mathRow else {
+      return nil
+    }
+    openCount -= 1
+    return end &+ 1
   }
 
   /// What one text's sanitizing knows as it goes.

@@ -162,6 +162,11 @@ struct HTMLTokenizer {
       ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
   }
 
+  /// Goes on at `index`, past markup the caller read itself.
+  mutating func skip(to index: Int) {
+    position = index
+  }
+
   /// The index of the first `byte` at or after `from` and before `end`, or `end`.
   @inline(__always)
   static func first(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
