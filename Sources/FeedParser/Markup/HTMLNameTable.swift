@@ -199,9 +199,26 @@ final class HTMLOpenElements {
     count += 1
   }
 
-  /// The innermost row (`count` > 0).
+  /// When `input` has at `start` the end tag of the innermost element written exactly as
+  /// `table` spells it (`</p>`, most end tags), its row and where the tag ends (just past
+  /// it), so that it is known without tokenizing it; the caller pops it if it takes it.
   @inline(__always)
-  func innermost(_ count: Int) -> Int { rows[count - 1] }
+  func closingTag<Info>(
+    at start: Int, in input: UnsafeBufferPointer<UInt8>, _ count: Int, _ table: HTMLNameTable<Info>
+  ) -> (row: Int, end: Int)? {
+    guard count > 0, start &+ 3 < input.count else { return nil }
+    let base = input.baseAddress!
+    guard base[start] == UInt8(ascii: "<"), base[start &+ 1] == UInt8(ascii: "/") else {
+      return nil
+    }
+    let row = rows[count &- 1]
+    let length = table.spelling(row).count
+    let end = start &+ 2 &+ length
+    guard end < input.count, base[end] == UInt8(ascii: ">"),
+      table.isSpelled(row, base + (start &+ 2), length)
+    else { return nil }
+    return (row, end &+ 1)
+  }
 
   /// The innermost row, popped, when `name` (`length` bytes) is its name as `table` writes it.
   @inline(__always)

@@ -89,7 +89,7 @@ struct HTMLSanitizer {
     openCount = 0
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     while true {
-      if openCount > 0, run.appletDepth == 0, let end = closesInnermost(at: tokenizer.position) {
+      if run.appletDepth == 0, let end = closesInnermost(at: tokenizer.position) {
         tokenizer.skip(to: end)
         continue
       }
@@ -120,23 +120,15 @@ struct HTMLSanitizer {
   /// closed and the tag stays, without tokenizing it.
   @inline(__always)
   private mutating func closesInnermost(at start: Int) -> Int? {
-    let base = input.baseAddress!
-    let count = input.count
-    guard start &+ 3 < count, base[start] == UInt8(ascii: "<"),
-      base[start &+ 1] == UInt8(ascii: "/")
-    else { return nil }
-    let row = open.innermost(openCount)
-    let spelling = elements.spelling(row)
-    let end = start &+ 2 &+ spelling.count
-    guard end < count, base[end] == UInt8(ascii: ">"),
-      elements.isSpelled(row, base + (start &+ 2), spelling.count)
-    else { return nil }
+    guard let (row, end) = open.closingTag(at: start, in: input, openCount, elements) else {
+      return nil
+    }
     let info = elements.info(row)
     guard info.contains(.html), !info.contains(.void), row != svgRow, row != mathRow else {
       return nil
     }
     openCount -= 1
-    return end &+ 1
+    return end
   }
 
   /// What one text's sanitizing knows as it goes.

@@ -48,7 +48,15 @@ struct HTMLTextRenderer {
     openCount = 0
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     let base = input.baseAddress
-    while let token = tokenizer.next() {
+    while true {
+      if let (row, end) = open.closingTag(at: tokenizer.position, in: input, openCount, elements) {
+        // `</p>`: the innermost element ends, its row known without tokenizing the tag.
+        openCount -= 1
+        tokenizer.skip(to: end)
+        endElement(elements.info(row), isBR: false, &run)
+        continue
+      }
+      guard let token = tokenizer.next() else { break }
       switch token {
       case .text(let range):
         guard run.hiddenDepth == 0 else { continue }
@@ -77,15 +85,21 @@ struct HTMLTextRenderer {
           open.closedRow(nameStart, name.count, &openCount, elements)
           ?? elements.row(nameStart, name.count)
         let info = row.map { elements.info($0) } ?? []
-        if info.contains(.noText) || info.contains(.droppedWithContent),
-          !info.contains(.rawText), run.hiddenDepth > 0
-        {
-          run.hiddenDepth -= 1
-        }
-        if info.contains(.preformatted) && run.preDepth > 0 { run.preDepth -= 1 }
-        if !Self.isBR(base!, name) { breakLine(info, isBR: false, &run) }
+        endElement(info, isBR: Self.isBR(base!, name), &run)
       }
     }
+  }
+
+  /// An end tag of an element described by `info`.
+  @inline(__always)
+  private func endElement(_ info: HTMLVocabulary.ElementInfo, isBR: Bool, _ run: inout Run) {
+    if info.contains(.noText) || info.contains(.droppedWithContent), !info.contains(.rawText),
+      run.hiddenDepth > 0
+    {
+      run.hiddenDepth -= 1
+    }
+    if info.contains(.preformatted) && run.preDepth > 0 { run.preDepth -= 1 }
+    if !isBR { breakLine(info, isBR: false, &run) }
   }
 
   /// The elements' table, held here: a `static let` read costs a `swift_once` call a tag.
