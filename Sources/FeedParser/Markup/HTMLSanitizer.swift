@@ -89,9 +89,17 @@ struct HTMLSanitizer {
     openCount = 0
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     while true {
-      if run.appletDepth == 0, let end = closesInnermost(at: tokenizer.position) {
-        tokenizer.skip(to: end)
-        continue
+      if run.appletDepth == 0 {
+        if let end = closesInnermost(at: tokenizer.position) {
+          tokenizer.skip(to: end)
+          continue
+        }
+        if run.svgDepth == 0 && run.mathDepth == 0, let name = tokenizer.plainStartTag(),
+          opensPlainElement(name)
+        {
+          tokenizer.skip(to: name.upperBound + 1)
+          continue
+        }
       }
       guard let token = tokenizer.next() else { break }
       switch token {
@@ -129,6 +137,21 @@ struct HTMLSanitizer {
     }
     openCount -= 1
     return end
+  }
+
+  /// True when `<name>` (no attribute, outside SVG, MathML and `applet`) is the start tag of
+  /// an HTML element kept as it is, written exactly as the sanitizer writes it (most start
+  /// tags): the element is then opened and the tag stays, without tokenizing it.
+  @inline(__always)
+  private mutating func opensPlainElement(_ name: Range<Int>) -> Bool {
+    let nameStart = input.baseAddress! + name.lowerBound
+    guard let row = elements.row(nameStart, name.count) else { return false }
+    let info = elements.info(row)
+    guard info.contains(.html), !info.contains(.rawText), !info.contains(.droppedWithContent),
+      row != svgRow, row != mathRow, elements.isSpelled(row, nameStart, name.count)
+    else { return false }
+    if !info.contains(.void) { open.push(row, &openCount) }
+    return true
   }
 
   /// What one text's sanitizing knows as it goes.

@@ -56,6 +56,17 @@ struct HTMLTextRenderer {
         endElement(elements.info(row), isBR: false, &run)
         continue
       }
+      if let name = tokenizer.plainStartTag(),
+        let row = elements.row(base! + name.lowerBound, name.count)
+      {
+        // `<p>`: no attribute to read past.
+        let info = elements.info(row)
+        if !info.contains(.rawText) && !info.contains(.droppedWithContent) {
+          tokenizer.skip(to: name.upperBound + 1)
+          startElement(row, info, isBR: Self.isBR(base!, name), &run)
+          continue
+        }
+      }
       guard let token = tokenizer.next() else { break }
       switch token {
       case .text(let range):
@@ -73,12 +84,11 @@ struct HTMLTextRenderer {
           if !selfClosing, info.contains(.droppedWithContent) { run.hiddenDepth += 1 }
           continue
         }
-        if let row, !selfClosing, !info.contains(.void) { open.push(row, &openCount) }
-        if info.contains(.noText) && !selfClosing && !info.contains(.void) {
-          run.hiddenDepth += 1
+        if let row, !selfClosing {
+          startElement(row, info, isBR: Self.isBR(base!, name), &run)
+        } else {
+          breakLine(info, isBR: Self.isBR(base!, name), &run)
         }
-        if info.contains(.preformatted) && !selfClosing { run.preDepth += 1 }
-        breakLine(info, isBR: Self.isBR(base!, name), &run)
       case .endTag(let name, _):
         let nameStart = base! + name.lowerBound
         let row =
@@ -88,6 +98,19 @@ struct HTMLTextRenderer {
         endElement(info, isBR: Self.isBR(base!, name), &run)
       }
     }
+  }
+
+  /// The start tag (not self-closing) of element `row`, described by `info`.
+  @inline(__always)
+  private mutating func startElement(
+    _ row: Int, _ info: HTMLVocabulary.ElementInfo, isBR: Bool, _ run: inout Run
+  ) {
+    if !info.contains(.void) {
+      open.push(row, &openCount)
+      if info.contains(.noText) { run.hiddenDepth += 1 }
+    }
+    if info.contains(.preformatted) { run.preDepth += 1 }
+    breakLine(info, isBR: isBR, &run)
   }
 
   /// An end tag of an element described by `info`.

@@ -162,6 +162,21 @@ struct HTMLTokenizer {
       ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
   }
 
+  /// The name of a start tag without attributes at the current position (`<p>`), which a
+  /// caller may take without tokenizing it (then `skip(to: name.upperBound + 1)`); nil for
+  /// anything else.
+  @inline(__always)
+  func plainStartTag() -> Range<Int>? {
+    let start = position
+    let count = input.count
+    guard start &+ 2 < count, base[start] == UInt8(ascii: "<"), base[start &+ 1].isASCIILetter
+    else { return nil }
+    var end = start &+ 2
+    while end < count && !Self.endsName(base[end]) { end &+= 1 }
+    guard end < count, base[end] == UInt8(ascii: ">") else { return nil }
+    return start &+ 1..<end
+  }
+
   /// Goes on at `index`, past markup the caller read itself.
   mutating func skip(to index: Int) {
     position = index
