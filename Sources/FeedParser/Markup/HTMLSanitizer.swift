@@ -500,7 +500,7 @@ struct HTMLSanitizer {
       if let markupBase {
         let start = values.count
         markupBase.resolve(raw, into: &values, scratch: &pathScratch)
-        escapeValue(from: start)
+        if markupBase.hasMarkupCharacters { escapeValue(from: start) }
         return values[start...].elementsEqual(raw) ? nil : start..<values.count
       }
     }
@@ -600,6 +600,18 @@ struct HTMLSanitizer {
         | ByteWord.matches(word, UInt8(ascii: "\""))
     }
     var index = 0
+    // Sixteen bytes a turn first: links run to tens of bytes.
+    while index &+ 16 <= count {
+      let bytes = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+      let blank = bytes .< SIMD16<UInt8>(repeating: 0x21)
+      let ampersand = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+      let lessThan = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+      let greaterThan = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: ">"))
+      let quote = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+      let flagged = blank .| ampersand .| lessThan .| greaterThan .| quote
+      if HTMLTokenizer.anyLane(flagged) { return false }
+      index &+= 16
+    }
     while index &+ 8 <= count {
       if flags(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) != 0 {
         return false

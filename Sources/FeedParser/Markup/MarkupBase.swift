@@ -14,6 +14,9 @@ struct MarkupBase {
   private let withoutFragment: [UInt8]
   /// Whether the directory's path has a `.` or `..` segment (nearly no base has).
   private let directoryHasDotSegment: Bool
+  /// Whether the base holds `&`, `<`, `>` or `"`, which a URL resolved against it must have
+  /// escaped in an attribute value (nearly no base does).
+  let hasMarkupCharacters: Bool
 
   /// Nil for a base without a scheme and an authority (`URIResolver` takes those).
   init?(_ text: String) {
@@ -27,6 +30,10 @@ struct MarkupBase {
       bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"),
       bytes[colon + 2] == UInt8(ascii: "/")
     else { return nil }
+    hasMarkupCharacters = bytes.contains {
+      $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+        || $0 == UInt8(ascii: "\"")
+    }
     let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
     let queryStart = bytes[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) ?? fragmentStart
     let authorityStart = colon + 3
