@@ -1,5 +1,9 @@
 import FeedPullSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// HTML made safe to show in a page, by feedparser's rules (docs/format.md, "HTML"): elements
 /// outside `HTMLVocabulary`'s lists lose their tags but keep their content, sanitized in turn;
 /// `script` and `style` go with their content, `applet` with everything inside it; attributes
@@ -501,7 +505,12 @@ struct HTMLSanitizer {
         let start = values.count
         markupBase.resolve(raw, into: &values, scratch: &pathScratch)
         if markupBase.hasMarkupCharacters { escapeValue(from: start) }
-        return values[start...].elementsEqual(raw) ? nil : start..<values.count
+        let unchanged =
+          values.count - start == raw.count
+          && values.withUnsafeBufferPointer {
+            memcmp($0.baseAddress! + start, raw.baseAddress!, raw.count) == 0
+          }
+        return unchanged ? nil : start..<values.count
       }
     }
     guard let uri = checkedURI(raw, resolving: base) else { return nil }

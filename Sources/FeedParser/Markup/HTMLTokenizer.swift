@@ -421,6 +421,13 @@ struct HTMLTokenizer {
   private mutating func closingQuote(_ quote: UInt8, from: Int) -> Int? {
     let known = quote == UInt8(ascii: "\"") ? noQuoteFrom.double : noQuoteFrom.single
     guard from < known else { return nil }
+    if from &+ 16 <= input.count {
+      // Most values (sizes, words, short links) end within sixteen bytes: found there
+      // without a `memchr` call.
+      let bytes = UnsafeRawPointer(base + from).loadUnaligned(as: SIMD16<UInt8>.self)
+      let isQuote = bytes .== SIMD16<UInt8>(repeating: quote)
+      if Self.anyLane(isQuote) { return from &+ Self.firstLane(isQuote) }
+    }
     let index = Self.first(quote, base, from: from, to: input.count)
     if index < input.count { return index }
     if quote == UInt8(ascii: "\"") { noQuoteFrom.double = from } else { noQuoteFrom.single = from }

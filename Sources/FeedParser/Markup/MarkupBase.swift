@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The base URL of one field's markup, split once, so that the relative URIs inside it (a
 /// blog post's `/wp-content/…` images, `../related/` links) are resolved on their bytes, as RFC
 /// 3986 section 5.2 says: `URIResolver` works on `String`s, and resolving a few links an item
@@ -59,6 +63,9 @@ struct MarkupBase {
   /// is `.` or `..`: only then does resolving have dot segments to remove.
   static func hasDotSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = bytes.count
+    guard count > 0, memchr(bytes.baseAddress!, Int32(UInt8(ascii: ".")), count) != nil else {
+      return false
+    }
     var segmentStart = 0
     var index = 0
     while true {
