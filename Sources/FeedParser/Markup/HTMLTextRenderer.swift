@@ -262,19 +262,27 @@ struct HTMLTextRenderer {
     _ input: UnsafeBufferPointer<UInt8>, at index: Int, _ run: inout Run
   ) -> Int {
     let decoded = HTMLCharacterReference.decode(input, at: index)
-    // Little-endian: the first byte is the word's lowest.
-    var utf8 = decoded.utf8.littleEndian
-    if decoded.count > 0 {
-      withUnsafeBytes(of: &utf8) { bytes in
-        let start = bytes.bindMemory(to: UInt8.self).baseAddress
-        emit(UnsafeBufferPointer(start: start, count: decoded.count), &run)
-      }
+    guard decoded.count > 0 else { return decoded.end }
+    // A few bytes, appended one at a time (a buffer for them cost more); the word's lowest
+    // byte is the first.
+    writeSeparator(&run)
+    var utf8 = decoded.utf8
+    for _ in 0..<decoded.count {
+      output.append(UInt8(truncatingIfNeeded: utf8))
+      utf8 &>>= 8
     }
     return decoded.end
   }
 
   /// Writes text, after the breaks or the space owed before it.
   private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ run: inout Run) {
+    writeSeparator(&run)
+    output.append(contentsOf: bytes)
+  }
+
+  /// The line breaks or the space owed before the next text.
+  @inline(__always)
+  private mutating func writeSeparator(_ run: inout Run) {
     if !output.isEmpty {
       if run.pendingBreaks > 0 {
         for _ in 0..<run.pendingBreaks { output.append(0x0A) }
@@ -284,6 +292,5 @@ struct HTMLTextRenderer {
     }
     run.pendingBreaks = 0
     run.pendingSpace = false
-    output.append(contentsOf: bytes)
   }
 }
