@@ -131,8 +131,7 @@ private func parse(
 /// Sanitized HTML, read again: no `script` or `style` tag, no URI attribute with an
 /// unacceptable scheme.
 private func checkSafe(_ html: UnsafeBufferPointer<UInt8>) {
-  var storage: [HTMLTokenizer.Attribute] = []
-  var tokenizer = HTMLTokenizer(html, reusing: &storage)
+  var tokenizer = HTMLTokenizer(html, storage: HTMLAttributeStorage())
   while let token = tokenizer.next() {
     guard case .startTag(let name, _, _) = token else { continue }
     let tag = String(decoding: UnsafeBufferPointer(rebasing: html[name]), as: UTF8.self)

@@ -13,8 +13,7 @@ extension FeedDocumentBuilder {
     switch capture.element {
     case .title:
       guard !isInImage else { return }
-      let (treated, type) = html.apply(trimmed, type: capture.type, base: currentBase)
-      withTreated(treated, else: trimmed) { treated in
+      html.withApplied(trimmed, type: capture.type, base: currentBase) { treated, type in
         let title = treated.trimmedOfXMLSpace
         guard !title.isEmpty else { return }
         if originDepth != nil {
@@ -150,8 +149,7 @@ extension FeedDocumentBuilder {
   /// yet.
   func assignItemBody(_ capture: TextCapture, text: UnsafeBufferPointer<UInt8>) {
     guard text.hasNonSpace, item != nil else { return }
-    let (treated, type) = html.apply(text, type: capture.type, base: currentBase)
-    withTreated(treated, else: text) { text in
+    html.withApplied(text, type: capture.type, base: currentBase) { text, type in
       guard text.hasNonSpace else { return }
       let storage = openStorage
       let item = Block<ItemFields>.root
@@ -170,22 +168,13 @@ extension FeedDocumentBuilder {
   /// URIs resolved against the field element's base, at `slot`; a text the treatment left
   /// blank empties the field.
   private func setTreated(_ text: UnsafeBufferPointer<UInt8>, _ capture: TextCapture, _ slot: Int) {
-    let (treated, _) = html.apply(text, type: capture.type, base: currentBase)
-    withTreated(treated, else: text) { text in
+    html.withApplied(text, type: capture.type, base: currentBase) { text, _ in
       if text.hasNonSpace {
         openStorage.setText(text, at: slot)
       } else {
         openStorage.clear(at: slot)
       }
     }
-  }
-
-  /// `body` with the treated text when the treatment changed it, else with `original`.
-  private func withTreated(
-    _ treated: [UInt8]?, else original: UnsafeBufferPointer<UInt8>,
-    _ body: (UnsafeBufferPointer<UInt8>) -> Void
-  ) {
-    if let treated { treated.withUnsafeBufferPointer(body) } else { body(original) }
   }
 
   // MARK: People

@@ -54,28 +54,58 @@ enum HTMLCharacterReference {
       return .replace(end: end, scalar: scalar.flatMap { isRemovedControl($0) ? nil : $0 })
     }
     let nameStart = index
+    guard let semicolon = nameEnd(input, from: nameStart) else { return .literal }
+    let name = input.baseAddress! + nameStart
+    let length = semicolon - nameStart
+    if commonName(name, length) != nil { return .keep(end: semicolon + 1) }
+    return HTMLEntities.characters(name, length) == nil ? .literal : .keep(end: semicolon + 1)
+  }
+
+  /// Where the name of a named reference starting at `nameStart` has its `;`: a letter, then
+  /// letters and digits. Nil when there is none.
+  @inline(__always)
+  private static func nameEnd(_ input: UnsafeBufferPointer<UInt8>, from nameStart: Int) -> Int? {
+    let count = input.count
+    var index = nameStart
     while index < count, index - nameStart < longestName, input[index].isASCIIAlphanumeric {
       index += 1
     }
     guard index > nameStart, index < count, input[index] == UInt8(ascii: ";"),
-      nameStart < count, input[nameStart].isASCIILetter
-    else { return .literal }
-    let name = input.baseAddress! + nameStart
-    let length = index - nameStart
-    if isCommonName(name, length) { return .keep(end: index + 1) }
-    return HTMLEntities.characters(name, length) == nil ? .literal : .keep(end: index + 1)
+      input[nameStart].isASCIILetter
+    else { return nil }
+    return index
   }
 
-  /// `amp`, `lt`, `gt`, `quot`, `apos`, `nbsp`: most references in feeds, known without a
-  /// table look-up.
+  /// The names most references in feeds use (`amp`, `lt`, `gt`, `quot`, `apos`, `nbsp`,
+  /// `copy`, `reg`, `bull`, the dashes, quotation marks and guillemets, `trade`, `hellip`,
+  /// `middot`), known without a table look-up: the character as UTF-8 in the low bytes of a
+  /// word (little-endian) and how many bytes, or nil for another name.
   @inline(__always)
-  private static func isCommonName(_ name: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-    guard length >= 2 && length <= 4 else { return false }
+  private static func commonName(_ name: UnsafePointer<UInt8>, _ length: Int) -> (UInt64, Int)? {
+    guard length >= 2 && length <= 6 else { return nil }
     let word = ByteWord.load(name, count: length)
-    switch length {
-    case 2: return word == 0x746C || word == 0x7467  // lt, gt
-    case 3: return word == 0x70_6D61  // amp
-    default: return word == 0x746F_7571 || word == 0x736F_7061 || word == 0x7073_626E
+    switch (length, word) {
+    case (2, 0x746C): return (0x3C, 1)  // lt
+    case (2, 0x7467): return (0x3E, 1)  // gt
+    case (3, 0x70_6D61): return (0x26, 1)  // amp
+    case (3, 0x67_6572): return (0xAEC2, 2)  // reg
+    case (4, 0x746F_7571): return (0x22, 1)  // quot
+    case (4, 0x736F_7061): return (0x27, 1)  // apos
+    case (4, 0x7073_626E): return (0xA0C2, 2)  // nbsp
+    case (4, 0x7970_6F63): return (0xA9C2, 2)  // copy
+    case (4, 0x6C6C_7562): return (0xA2_80E2, 3)  // bull
+    case (5, 0x68_7361_646D): return (0x94_80E2, 3)  // mdash
+    case (5, 0x68_7361_646E): return (0x93_80E2, 3)  // ndash
+    case (5, 0x6F_7571_616C): return (0xABC2, 2)  // laquo
+    case (5, 0x6F_7571_6172): return (0xBBC2, 2)  // raquo
+    case (5, 0x6F_7571_736C): return (0x98_80E2, 3)  // lsquo
+    case (5, 0x6F_7571_7372): return (0x99_80E2, 3)  // rsquo
+    case (5, 0x6F_7571_646C): return (0x9C_80E2, 3)  // ldquo
+    case (5, 0x6F_7571_6472): return (0x9D_80E2, 3)  // rdquo
+    case (5, 0x65_6461_7274): return (0xA2_84E2, 3)  // trade
+    case (6, 0x7069_6C6C_6568): return (0xA6_80E2, 3)  // hellip
+    case (6, 0x746F_6464_696D): return (0xB7C2, 2)  // middot
+    default: return nil
     }
   }
 
@@ -87,6 +117,21 @@ enum HTMLCharacterReference {
   static func decode(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (
     end: Int, utf8: UInt64, count: Int
   ) {
+    if start + 1 < input.count && input[start + 1] != UInt8(ascii: "#") {
+      // A name: one look-up tells whether it is a reference and what it stands for.
+      guard let semicolon = nameEnd(input, from: start + 1) else {
+        return (start + 1, UInt64(UInt8(ascii: "&")), 1)
+      }
+      let name = input.baseAddress! + start + 1
+      if let (utf8, count) = commonName(name, semicolon - start - 1) {
+        return (semicolon + 1, utf8, count)
+      }
+      guard let packed = HTMLEntities.characters(name, semicolon - start - 1) else {
+        return (start + 1, UInt64(UInt8(ascii: "&")), 1)
+      }
+      let (utf8, count) = packedUTF8(packed)
+      return (semicolon + 1, utf8, count)
+    }
     switch read(input, at: start) {
     case .literal:
       return (start + 1, UInt64(UInt8(ascii: "&")), 1)
@@ -105,18 +150,26 @@ enum HTMLCharacterReference {
       }
       guard let packed = HTMLEntities.characters(input.baseAddress! + start + 1, end - start - 2)
       else { return (end, 0, 0) }
-      var (utf8, count) = (UInt64(0), 0)
-      if let first = Unicode.Scalar(UInt32(truncatingIfNeeded: packed)) {
-        (utf8, count) = utf8Word(first)
-      }
-      let secondValue = UInt32(truncatingIfNeeded: packed >> 32)
-      if secondValue != 0, let second = Unicode.Scalar(secondValue) {
-        let (more, moreCount) = utf8Word(second)
-        utf8 |= more << UInt64(8 * count)
-        count += moreCount
-      }
+      let (utf8, count) = packedUTF8(packed)
       return (end, utf8, count)
     }
+  }
+
+  /// A named reference's one or two characters (`HTMLEntities`' packing, the first in the low
+  /// 32 bits) as UTF-8 in the low bytes of a word (little-endian), and how many.
+  @inline(__always)
+  private static func packedUTF8(_ packed: UInt64) -> (UInt64, Int) {
+    var (utf8, count) = (UInt64(0), 0)
+    if let first = Unicode.Scalar(UInt32(truncatingIfNeeded: packed)) {
+      (utf8, count) = utf8Word(first)
+    }
+    let secondValue = UInt32(truncatingIfNeeded: packed >> 32)
+    if secondValue != 0, let second = Unicode.Scalar(secondValue) {
+      let (more, moreCount) = utf8Word(second)
+      utf8 |= more << UInt64(8 * count)
+      count += moreCount
+    }
+    return (utf8, count)
   }
 
   /// The value of the numeric reference `read` kept, from its `&` at `start` to `end`.

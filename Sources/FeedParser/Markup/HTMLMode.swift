@@ -49,6 +49,29 @@ struct HTMLFieldTreatment {
     }
   }
 
+  /// `body` with the field's text after the treatment and its type: the text is lent (the
+  /// sanitizer's or the renderer's buffer, valid only during the call; `text` itself when the
+  /// treatment leaves it as it is), so that the builder copies it once, into the record.
+  mutating func withApplied<Result>(
+    _ text: UnsafeBufferPointer<UInt8>, type: TextType?, base: String?,
+    _ body: (UnsafeBufferPointer<UInt8>, TextType?) -> Result
+  ) -> Result {
+    guard mode != .raw, type == .html || type == .xhtml else { return body(text, type) }
+    switch mode {
+    case .safe:
+      if sanitizer == nil { sanitizer = HTMLSanitizer() }
+      let flavour: HTMLSanitizer.Flavour = type == .html ? .html : .xhtml
+      return sanitizer!.withSanitized(text, base: base, flavour: flavour) {
+        body($0 ?? text, type)
+      }
+    case .text:
+      if renderer == nil { renderer = HTMLTextRenderer() }
+      return renderer!.withRendered(text) { body($0, .plain) }
+    case .raw:
+      return body(text, type)
+    }
+  }
+
   /// `apply` for a field kept as a `String` (titles, a feed's description, rights).
   mutating func apply(_ text: String, type: String?, base: String?) -> (text: String, type: String?)
   {

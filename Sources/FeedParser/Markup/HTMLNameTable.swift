@@ -31,7 +31,10 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
   /// Row `r`'s spelling is `spellings[spellingStarts[r]..<spellingStarts[r + 1]]`.
   private let spellingStarts: UnsafeMutablePointer<Int32>
   private let spellings: UnsafeMutablePointer<UInt8>
-  private let bits: Int
+  /// The slot count less one, and how far a hash is shifted to give a slot (both from the
+  /// table's size, worked out once rather than at every look-up).
+  private let slotMask: Int
+  private let shift: UInt64
   private let foldsCase: Bool
   /// How many names the table holds.
   let count: Int
@@ -41,7 +44,10 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
   init(_ names: [(String, Info)], foldsCase: Bool = true) {
     var bits = 4
     while 1 << bits < names.count * 3 { bits += 1 }
-    self.bits = bits
+    slotMask = (1 << bits) - 1
+    shift = UInt64(64 - bits)
+    let slotMask = slotMask
+    let shift = shift
     self.foldsCase = foldsCase
     let slots = 1 << bits
     let slotWords = UnsafeMutablePointer<UInt64>.allocate(capacity: slots * 4)
@@ -60,7 +66,7 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
       let bytes = Array(name.utf8)
       precondition(!bytes.isEmpty && bytes.count <= Self.maxLength, "a name the keys cannot hold")
       let found = bytes.withUnsafeBufferPointer {
-        Self.probe($0.baseAddress!, $0.count, foldsCase, bits, slotWords, slotLengths)
+        Self.probe($0.baseAddress!, $0.count, foldsCase, slotMask, shift, slotWords, slotLengths)
       }
       guard slotLengths[found.slot] == 0 else { continue }
       let words = slotWords + found.slot * 4
@@ -84,7 +90,7 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
   @inline(__always)
   func row(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int? {
     guard count > 0, count <= Self.maxLength else { return nil }
-    let found = Self.probe(bytes, count, foldsCase, bits, slotWords, slotLengths)
+    let found = Self.probe(bytes, count, foldsCase, slotMask, shift, slotWords, slotLengths)
     return slotLengths[found.slot] == 0 ? nil : Int(slotRows[found.slot])
   }
 
@@ -100,10 +106,22 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
       start: spellings + start, count: Int(spellingStarts[row + 1]) - start)
   }
 
+  /// True when `bytes[0..<count]` is row `row`'s name exactly as it is written out (no
+  /// letter in another case): a tag that needs no rewriting.
+  @inline(__always)
+  func isSpelled(_ row: Int, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    let start = Int(spellingStarts[row])
+    guard Int(spellingStarts[row + 1]) - start == count else { return false }
+    if count <= 8 {
+      return ByteWord.load(bytes, count: count) == ByteWord.load(spellings + start, count: count)
+    }
+    return memcmp(bytes, spellings + start, count) == 0
+  }
+
   /// The slot holding the name, or the empty slot where it would go, and its key.
   @inline(__always)
   private static func probe(
-    _ bytes: UnsafePointer<UInt8>, _ count: Int, _ foldsCase: Bool, _ bits: Int,
+    _ bytes: UnsafePointer<UInt8>, _ count: Int, _ foldsCase: Bool, _ mask: Int, _ shift: UInt64,
     _ words: UnsafeMutablePointer<UInt64>, _ lengths: UnsafeMutablePointer<Int32>
   ) -> (slot: Int, key: (UInt64, UInt64, UInt64, UInt64)) {
     @inline(__always) func word(_ offset: Int) -> UInt64 {
@@ -111,36 +129,35 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
       let loaded = ByteWord.load(bytes + offset, count: min(count - offset, 8))
       return foldsCase ? lowercased(loaded) : loaded
     }
-    let mask = (1 << bits) - 1
     if count <= 8 {
       // Most names: one word, the other three zero (in the key and in every slot of a name
       // this long), so the hash below comes to this and one compare tells a slot.
       let key = word(0)
       let hash = (key &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(count)
-      var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - bits))
+      var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) &>> shift)
       while true {
         let length = Int(lengths[slot])
-        if length == 0 || (length == count && words[slot * 4] == key) {
+        if length == 0 || (length == count && words[slot &<< 2] == key) {
           return (slot, (key, 0, 0, 0))
         }
-        slot = (slot + 1) & mask
+        slot = (slot &+ 1) & mask
       }
     }
     let key = (word(0), word(8), word(16), word(24))
     let hash =
       (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)
       ^ (key.2 &* 0x1656_67B1_9E37_79F9) ^ (key.3 &* 0x27D4_EB2F_1656_67C5) ^ UInt64(count)
-    var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - bits))
+    var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     while true {
       let length = Int(lengths[slot])
       if length == 0 { return (slot, key) }
-      let base = words + slot * 4
+      let base = words + (slot &<< 2)
       if length == count && base[0] == key.0 && base[1] == key.1 && base[2] == key.2
         && base[3] == key.3
       {
         return (slot, key)
       }
-      slot = (slot + 1) & mask
+      slot = (slot &+ 1) & mask
     }
   }
 
@@ -154,6 +171,63 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
     let aboveZ = low &+ ones &* (0x80 - 0x5B)
     let upper = aboveA & ~aboveZ & ~word & (ones &* 0x80)
     return word | (upper &>> 2)
+  }
+}
+
+/// The rows of the elements opened last and not yet closed, the innermost last (up to 64):
+/// an end tag that closes the innermost, as most do, is known without a look-up. Only a
+/// shortcut: an end tag with another name is looked up, and what the stack holds past badly
+/// nested markup costs a look-up, never a wrong row. The count lives with the caller, so that
+/// pushing and popping is plain memory (a class's stored `var` is checked for exclusive access
+/// at run time).
+final class HTMLOpenElements {
+  private let rows: UnsafeMutablePointer<Int>
+  private static var capacity: Int { 64 }
+
+  init() {
+    rows = .allocate(capacity: Self.capacity)
+    rows.initialize(repeating: 0, count: Self.capacity)
+  }
+
+  deinit { rows.deallocate() }
+
+  /// `row` opened (dropped when the stack is full).
+  @inline(__always)
+  func push(_ row: Int, _ count: inout Int) {
+    guard count < Self.capacity else { return }
+    rows[count] = row
+    count += 1
+  }
+
+  /// When `input` has at `start` the end tag of the innermost element written exactly as
+  /// `table` spells it (`</p>`, most end tags), its row and where the tag ends (just past
+  /// it), so that it is known without tokenizing it; the caller pops it if it takes it.
+  @inline(__always)
+  func closingTag<Info>(
+    at start: Int, in input: UnsafeBufferPointer<UInt8>, _ count: Int, _ table: HTMLNameTable<Info>
+  ) -> (row: Int, end: Int)? {
+    guard count > 0, start &+ 3 < input.count else { return nil }
+    let base = input.baseAddress!
+    guard base[start] == UInt8(ascii: "<"), base[start &+ 1] == UInt8(ascii: "/") else {
+      return nil
+    }
+    let row = rows[count &- 1]
+    let length = table.spelling(row).count
+    let end = start &+ 2 &+ length
+    guard end < input.count, base[end] == UInt8(ascii: ">"),
+      table.isSpelled(row, base + (start &+ 2), length)
+    else { return nil }
+    return (row, end &+ 1)
+  }
+
+  /// The innermost row, popped, when `name` (`length` bytes) is its name as `table` writes it.
+  @inline(__always)
+  func closedRow<Info>(
+    _ name: UnsafePointer<UInt8>, _ length: Int, _ count: inout Int, _ table: HTMLNameTable<Info>
+  ) -> Int? {
+    guard count > 0, table.isSpelled(rows[count - 1], name, length) else { return nil }
+    count -= 1
+    return rows[count]
   }
 }
 

@@ -1,5 +1,9 @@
 import FeedPullSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// HTML made safe to show in a page, by feedparser's rules (docs/format.md, "HTML"): elements
 /// outside `HTMLVocabulary`'s lists lose their tags but keep their content, sanitized in turn;
 /// `script` and `style` go with their content, `applet` with everything inside it; attributes
@@ -26,16 +30,18 @@ struct HTMLSanitizer {
   /// How much of the input `output` already stands for; the rest is copied at the next change.
   private var copied = 0
   private var changed = false
-  private var attributeStorage: [HTMLTokenizer.Attribute] = []
-  /// The attributes of the tag being read that are kept, and their new values.
-  private var kept: [KeptAttribute] = []
+  private let attributeStorage = HTMLAttributeStorage()
+  /// The attributes of the tag being read that are kept (and the names seen), in memory kept
+  /// from tag to tag; their new values are in `values`.
+  private let scratch = Scratch()
+  private var keptCount = 0
+  /// The elements opened and not yet closed (`HTMLOpenElements`), and how many.
+  private let open = HTMLOpenElements()
+  private var openCount = 0
   private var values: [UInt8] = []
   private var decoded: [UInt8] = []
-  /// A bit per attribute name of the vocabulary: seen on the tag being read.
-  private var seenNames: [UInt64] = []
-  private var seenRows: [Int] = []
 
-  private struct KeptAttribute {
+  fileprivate struct KeptAttribute {
     /// The row of `HTMLVocabulary.attributes`.
     var row: Int
     /// The value to write (a range of `values`), or nil to write the input's value as it is.
@@ -53,45 +59,103 @@ struct HTMLSanitizer {
   private let xmlnsRow = HTMLVocabulary.xmlnsRow
   private let xmlnsXLinkRow = HTMLVocabulary.xmlnsXLinkRow
 
-  init() {
-    seenNames = Array(repeating: 0, count: (HTMLVocabulary.attributes.count + 63) / 64)
-  }
+  init() {}
 
   /// The sanitized text, or nil when `input` is safe as it is. `base` is what relative URIs
   /// are resolved against (nil: they stay relative).
   mutating func sanitize(
     _ input: UnsafeBufferPointer<UInt8>, base: String?, flavour: Flavour
   ) -> [UInt8]? {
+    sanitizeInPlace(input, base: base, flavour: flavour) ? output : nil
+  }
+
+  /// The sanitized text lent to `body` (valid only during the call), or nil when `input` is
+  /// safe as it is: the field treatment's way, which copies the text once, into the record.
+  mutating func withSanitized<Result>(
+    _ input: UnsafeBufferPointer<UInt8>, base: String?, flavour: Flavour,
+    _ body: (UnsafeBufferPointer<UInt8>?) -> Result
+  ) -> Result {
+    guard sanitizeInPlace(input, base: base, flavour: flavour) else { return body(nil) }
+    return output.withUnsafeBufferPointer { body($0) }
+  }
+
+  /// Sanitizes `input` into `output`; false when it is safe as it is (`output` then holds
+  /// nothing to read).
+  private mutating func sanitizeInPlace(
+    _ input: UnsafeBufferPointer<UInt8>, base: String?, flavour: Flavour
+  ) -> Bool {
     var run = Run(base: base, flavour: flavour)
     self.input = input
     defer { self.input = UnsafeBufferPointer(start: nil, count: 0) }
-    output.removeAll(keepingCapacity: true)
+    if !output.isEmpty { output.removeAll(keepingCapacity: true) }
     copied = 0
     changed = false
-    var tokenizer = HTMLTokenizer(input, reusing: &attributeStorage)
-    defer { attributeStorage = tokenizer.takeAttributeStorage() }
-    while let token = tokenizer.next() {
+    openCount = 0
+    var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
+    while true {
+      if run.appletDepth == 0 {
+        if let end = closesInnermost(at: tokenizer.position) {
+          tokenizer.skip(to: end)
+          continue
+        }
+        if run.svgDepth == 0 && run.mathDepth == 0, let name = tokenizer.plainStartTag(),
+          opensPlainElement(name)
+        {
+          tokenizer.skip(to: name.upperBound + 1)
+          continue
+        }
+      }
+      guard let token = tokenizer.next() else { break }
       switch token {
       case .text(let range):
         if run.appletDepth > 0 {
-          replace(range, with: [])
+          drop(range)
         } else {
           let first = tokenizer.textFirstSpecial(range)
           if first < range.upperBound { text(first..<range.upperBound) }
         }
       case .ignored(let range):
-        replace(range, with: [])
+        drop(range)
       case .startTag(let name, let tag, let selfClosing):
         startTag(name, tag, selfClosing, &tokenizer, &run)
       case .endTag(let name, let tag):
         endTag(name, tag, &run)
       }
     }
-    guard changed else { return nil }
+    guard changed else { return false }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied...]))
-    let result = output
-    output = []
-    return result
+    return true
+  }
+
+  /// Just past `</name>` at `start` when it closes the innermost open element, an HTML one
+  /// kept as it is, exactly as the sanitizer writes it (most end tags): the element is then
+  /// closed and the tag stays, without tokenizing it.
+  @inline(__always)
+  private mutating func closesInnermost(at start: Int) -> Int? {
+    guard let (row, end) = open.closingTag(at: start, in: input, openCount, elements) else {
+      return nil
+    }
+    let info = elements.info(row)
+    guard info.contains(.html), !info.contains(.void), row != svgRow, row != mathRow else {
+      return nil
+    }
+    openCount -= 1
+    return end
+  }
+
+  /// True when `<name>` (no attribute, outside SVG, MathML and `applet`) is the start tag of
+  /// an HTML element kept as it is, written exactly as the sanitizer writes it (most start
+  /// tags): the element is then opened and the tag stays, without tokenizing it.
+  @inline(__always)
+  private mutating func opensPlainElement(_ name: Range<Int>) -> Bool {
+    let nameStart = input.baseAddress! + name.lowerBound
+    guard let row = elements.row(nameStart, name.count) else { return false }
+    let info = elements.info(row)
+    guard info.contains(.html), !info.contains(.rawText), !info.contains(.droppedWithContent),
+      row != svgRow, row != mathRow, elements.isSpelled(row, nameStart, name.count)
+    else { return false }
+    if !info.contains(.void) { open.push(row, &openCount) }
+    return true
   }
 
   /// What one text's sanitizing knows as it goes.
@@ -107,16 +171,17 @@ struct HTMLSanitizer {
 
   // MARK: Output
 
-  /// `range` of the input is written as `bytes` instead.
-  private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+  /// `range` of the input is not written.
+  private mutating func drop(_ range: Range<Int>) {
     beginReplacing(at: range.lowerBound, of: range.upperBound)
-    output.append(contentsOf: bytes)
   }
 
   /// Starts writing a replacement for the input from `start` to `end`: copies what comes
   /// before it; the caller appends the replacement.
   private mutating func beginReplacing(at start: Int, of end: Int) {
-    if !changed { output.reserveCapacity(input.count + input.count / 8 + 64) }
+    if !changed && output.capacity < input.count + input.count / 8 + 64 {
+      output.reserveCapacity(input.count + input.count / 8 + 64)
+    }
     changed = true
     output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied..<start]))
     copied = end
@@ -206,17 +271,17 @@ struct HTMLSanitizer {
     let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
       if info.contains(.droppedWithContent) && !selfClosing { run.appletDepth += 1 }
-      return replace(tag, with: [])
+      return drop(tag)
     }
     if info.contains(.rawText) {
       if !selfClosing { tokenizer.skipRawText(named: name) }
-      return replace(tag.lowerBound..<max(tag.upperBound, tokenizer.position), with: [])
+      return drop(tag.lowerBound..<max(tag.upperBound, tokenizer.position))
     }
     if info.contains(.droppedWithContent) {
       if !selfClosing { run.appletDepth = 1 }
-      return replace(tag, with: [])
+      return drop(tag)
     }
-    guard let row else { return replace(tag, with: []) }
+    guard let row else { return drop(tag) }
     // Which vocabulary's attributes apply, as feedparser decides: MathML inside `math`, SVG
     // inside `svg`, else HTML; `svg` and `math` themselves open their vocabulary when they
     // carry its namespace (HTML's inline SVG and MathML do without: it is implied).
@@ -234,23 +299,29 @@ struct HTMLSanitizer {
       let namespace: StaticString = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
       let declared = namespaceDeclaration(tokenizer.attributes)
       guard declared.map({ $0.equals(namespace) }) == true || run.flavour == .html else {
-        return replace(tag, with: [])
+        return drop(tag)
       }
       addsNamespace = declared == nil
       vocabulary = isSVGRoot ? .svg : .mathML
     } else {
-      return replace(tag, with: [])
+      return drop(tag)
     }
     if isSVGRoot && !selfClosing { run.svgDepth += 1 }
     if isMathRoot && !selfClosing { run.mathDepth += 1 }
     let isForeign = vocabulary != .html
     let isVoid = info.contains(.void) && !isForeign
-    let (attributesChanged, addsXLink) = keepAttributes(
-      tokenizer.attributes, element: info, vocabulary: vocabulary, run: run)
+    var (attributesChanged, addsXLink) = (false, false)
+    if tokenizer.attributeCount > 0 {
+      (attributesChanged, addsXLink) = keepAttributes(
+        tokenizer.attributes, element: info, vocabulary: vocabulary, run: run)
+    } else {
+      keptCount = 0
+    }
+    if !selfClosing && !isVoid { open.push(row, &openCount) }
     // The name as written out: lower case (SVG's camel case).
-    let spelling = elements.spelling(row)
     var tagChanged =
-      attributesChanged || addsNamespace || addsXLink || !spelling.equals(input, name)
+      attributesChanged || addsNamespace || addsXLink
+      || !elements.isSpelled(row, base + name.lowerBound, name.count)
     // A non-void HTML element written `<p/>` becomes `<p></p>` in XHTML, and in HTML when it
     // has no attributes (feedparser); otherwise the `/` goes. Foreign elements keep `/>`.
     let hasSelfClosingSlash = selfClosing && !isVoid && !isForeign
@@ -260,10 +331,25 @@ struct HTMLSanitizer {
     // A tag ended by a stray `<` (`<br/</p>`) has no `>` of its own: it is written anew.
     if input[tag.upperBound - 1] != UInt8(ascii: ">") { tagChanged = true }
     guard tagChanged else { return }
+    writeStartTag(
+      tag, row: row, namespace: addsNamespace ? (isSVGRoot ? .svg : .mathML) : nil,
+      addsXLink: addsXLink, endsWithSlash: isVoid || (isForeign && selfClosing),
+      closesItself: closesItself)
+  }
+
+  /// Writes the start tag `tag` anew: element `row`, the kept attributes, the namespace
+  /// declarations it needs, ` />` or `>`, and its end tag when it `closesItself`. Apart from
+  /// `startTag` so that the tags that stay as written (most) run through less code.
+  @inline(never)
+  private mutating func writeStartTag(
+    _ tag: Range<Int>, row: Int, namespace: HTMLVocabulary.AttributeInfo?, addsXLink: Bool,
+    endsWithSlash: Bool, closesItself: Bool
+  ) {
+    let spelling = elements.spelling(row)
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(UInt8(ascii: "<"))
     output.append(contentsOf: spelling)
-    for attribute in kept {
+    for attribute in UnsafeBufferPointer(start: scratch.kept, count: keptCount) {
       let attributeSpelling = attributeTable.spelling(attribute.row)
       output.append(UInt8(ascii: " "))
       output.append(contentsOf: attributeSpelling)
@@ -277,16 +363,16 @@ struct HTMLSanitizer {
       }
       output.append(UInt8(ascii: "\""))
     }
-    if addsNamespace {
+    if let namespace {
       output.append(contentsOf: " xmlns=\"".utf8)
-      let namespace: StaticString = isSVGRoot ? Self.svgNamespace : Self.mathNamespace
+      let namespace: StaticString = namespace == .svg ? Self.svgNamespace : Self.mathNamespace
       output.append(
         contentsOf: UnsafeBufferPointer(
           start: namespace.utf8Start, count: namespace.utf8CodeUnitCount))
       output.append(UInt8(ascii: "\""))
     }
     if addsXLink { output.append(contentsOf: " xmlns:xlink=\"http://www.w3.org/1999/xlink\"".utf8) }
-    if isVoid || (isForeign && selfClosing) {
+    if endsWithSlash {
       output.append(contentsOf: " />".utf8)
     } else {
       output.append(UInt8(ascii: ">"))
@@ -299,7 +385,7 @@ struct HTMLSanitizer {
   }
 
   /// The value of the tag's `xmlns` attribute, if it has one.
-  private func namespaceDeclaration(_ attributes: [HTMLTokenizer.Attribute])
+  private func namespaceDeclaration(_ attributes: UnsafeBufferPointer<HTMLTokenizer.Attribute>)
     -> UnsafeBufferPointer<UInt8>?
   {
     let base = input.baseAddress!
@@ -316,10 +402,10 @@ struct HTMLSanitizer {
   /// one pass: whether the tag must be written anew, and whether it needs the XLink namespace
   /// declared (inside SVG or MathML, an `xlink:` attribute without `xmlns:xlink`).
   private mutating func keepAttributes(
-    _ attributes: [HTMLTokenizer.Attribute], element: HTMLVocabulary.ElementInfo,
-    vocabulary: HTMLVocabulary.AttributeInfo, run: Run
+    _ attributes: UnsafeBufferPointer<HTMLTokenizer.Attribute>,
+    element: HTMLVocabulary.ElementInfo, vocabulary: HTMLVocabulary.AttributeInfo, run: Run
   ) -> (changed: Bool, addsXLink: Bool) {
-    if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
+    keptCount = 0
     if !values.isEmpty { values.removeAll(keepingCapacity: true) }
     guard !attributes.isEmpty else { return (false, false) }
     let table = attributeTable
@@ -327,10 +413,16 @@ struct HTMLSanitizer {
     var changed = false
     var sawXLink = false
     var sawXLinkDeclaration = false
-    if !seenRows.isEmpty { seenRows.removeAll(keepingCapacity: true) }
-    defer { for row in seenRows { seenNames[row >> 6] = 0 } }
+    scratch.reserve(attributes.count)
+    let kept = scratch.kept
+    let seenNames = scratch.seenNames
+    let seenRows = scratch.seenRows
+    var seenCount = 0
+    defer { for index in 0..<seenCount { seenNames[seenRows[index] &>> 6] = 0 } }
     for attribute in attributes {
-      guard let row = table.row(base + attribute.name.lowerBound, attribute.name.count) else {
+      let nameStart = base + attribute.name.lowerBound
+      let nameCount = attribute.name.count
+      guard let row = table.row(nameStart, nameCount) else {
         changed = true
         continue
       }
@@ -343,15 +435,15 @@ struct HTMLSanitizer {
         continue
       }
       // The first of a name counts, as in HTML.
-      let (word, bit) = (row >> 6, UInt64(1) << UInt64(row & 63))
+      let (word, bit) = (row &>> 6, UInt64(1) &<< UInt64(row & 63))
       if seenNames[word] & bit != 0 {
         changed = true
         continue
       }
       seenNames[word] |= bit
-      seenRows.append(row)
-      if attribute.quote != UInt8(ascii: "\"") || !table.spelling(row).equals(input, attribute.name)
-      {
+      (seenRows + seenCount).initialize(to: row)
+      seenCount += 1
+      if attribute.quote != UInt8(ascii: "\"") || !table.isSpelled(row, nameStart, nameCount) {
         changed = true
       }
       var keptAttribute = KeptAttribute(row: row, newValue: nil, value: attribute.value)
@@ -359,14 +451,12 @@ struct HTMLSanitizer {
         info.uriAttribute.map { element.resolvedURIAttributes & (1 << $0.rawValue) != 0 }
         ?? false
       if isStyle {
-        decode(attribute.value.map { UnsafeBufferPointer(rebasing: input[$0]) })
-        guard let clean = CSSStyleSanitizer.sanitize(decoded, inSVG: run.svgDepth > 0) else {
+        guard let newValue = sanitizedStyle(attribute.value, inSVG: run.svgDepth > 0) else {
           changed = true
           continue
         }
-        let written = attribute.value.map { input[$0].elementsEqual(clean) } ?? false
-        if !written {
-          keptAttribute.newValue = appendValue(escaping: clean)
+        if let newValue {
+          keptAttribute.newValue = newValue
           changed = true
         }
       } else if info.contains(.uri) || resolves {
@@ -380,10 +470,22 @@ struct HTMLSanitizer {
       {
         changed = true
       }
-      kept.append(keptAttribute)
+      (kept + keptCount).initialize(to: keptAttribute)
+      keptCount += 1
     }
     let addsXLink = sawXLink && !sawXLinkDeclaration && (run.svgDepth > 0 || run.mathDepth > 0)
     return (changed, addsXLink)
+  }
+
+  /// A `style` attribute's value as it must be written: nil when no declaration stays (the
+  /// attribute goes), `.some(nil)` when it stays as written, else the new value's range in
+  /// `values`.
+  @inline(never)
+  private mutating func sanitizedStyle(_ value: Range<Int>?, inSVG: Bool) -> Range<Int>?? {
+    decode(value.map { UnsafeBufferPointer(rebasing: input[$0]) })
+    guard let clean = CSSStyleSanitizer.sanitize(decoded, inSVG: inSVG) else { return nil }
+    let written = value.map { input[$0].elementsEqual(clean) } ?? false
+    return .some(written ? nil : appendValue(escaping: clean))
   }
 
   /// A URI attribute's value as it must be written (`checkedURI`, escaped), appended to
@@ -395,14 +497,20 @@ struct HTMLSanitizer {
       // Most links of a feed: nothing to decode, drop, trim or escape, so `checkedURI`'s
       // answer is known without a copy: the value as it is, empty for a scheme that is not
       // acceptable, or resolved straight into `values` when it is relative.
+      if Self.isHTTP(raw) { return nil }
       guard URISchemes.isAcceptable(raw) else { return values.count..<values.count }
       guard let base, !Self.hasScheme(raw) else { return nil }
       if markupBase?.text != base { markupBase = MarkupBase(base) }
       if let markupBase {
         let start = values.count
         markupBase.resolve(raw, into: &values, scratch: &pathScratch)
-        escapeValue(from: start)
-        return values[start...].elementsEqual(raw) ? nil : start..<values.count
+        if markupBase.hasMarkupCharacters { escapeValue(from: start) }
+        let unchanged =
+          values.count - start == raw.count
+          && values.withUnsafeBufferPointer {
+            memcmp($0.baseAddress! + start, raw.baseAddress!, raw.count) == 0
+          }
+        return unchanged ? nil : start..<values.count
       }
     }
     guard let uri = checkedURI(raw, resolving: base) else { return nil }
@@ -467,6 +575,15 @@ struct HTMLSanitizer {
   /// The base of the field being sanitized, split once (`MarkupBase`).
   private var markupBase: MarkupBase?
 
+  /// `http://` or `https://` at the start (in lower case): an absolute link that stays.
+  @inline(__always)
+  private static func isHTTP(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard raw.count >= 8 else { return false }
+    let word = UnsafeRawPointer(raw.baseAddress!).loadUnaligned(as: UInt64.self)
+    // Little-endian: `https://`, and `http://` with any eighth byte.
+    return word == 0x2F2F_3A73_7074_7468 || word & 0x00FF_FFFF_FFFF_FFFF == 0x2F_2F3A_7074_7468
+  }
+
   /// RFC 3986 section 3.1: a letter, then letters, digits, `+`, `-`, `.`, then `:`.
   private static func hasScheme<Bytes: Collection<UInt8>>(_ reference: Bytes) -> Bool {
     guard let first = reference.first, first.isASCIILetter else { return false }
@@ -485,20 +602,38 @@ struct HTMLSanitizer {
   private static func isPlain(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
     // Eight bytes at a time (a test may flag a byte it should not, never miss one).
     let base = raw.baseAddress!
-    var index = 0
-    while index < raw.count {
-      let remaining = raw.count - index
-      var word = ByteWord.load(base + index, count: min(8, remaining))
-      // Bytes past the end read as `a`, which none of the tests flags.
-      if remaining < 8 { word |= 0x6161_6161_6161_6161 &<< UInt64(8 * remaining) }
-      let mask =
-        ByteWord.matchesBelow(word, 0x21) | ByteWord.matches(word, UInt8(ascii: "&"))
+    let count = raw.count
+    @inline(__always) func flags(_ word: UInt64) -> UInt64 {
+      ByteWord.matchesBelow(word, 0x21) | ByteWord.matches(word, UInt8(ascii: "&"))
         | ByteWord.matches(word | 0x0202_0202_0202_0202, UInt8(ascii: ">"))
         | ByteWord.matches(word, UInt8(ascii: "\""))
-      if mask != 0 { return false }
-      index += 8
     }
-    return true
+    var index = 0
+    // Sixteen bytes a turn first: links run to tens of bytes.
+    while index &+ 16 <= count {
+      let bytes = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+      let blank = bytes .< SIMD16<UInt8>(repeating: 0x21)
+      let ampersand = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+      let lessThan = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+      let greaterThan = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: ">"))
+      let quote = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+      let flagged = blank .| ampersand .| lessThan .| greaterThan .| quote
+      if HTMLTokenizer.anyLane(flagged) { return false }
+      index &+= 16
+    }
+    while index &+ 8 <= count {
+      if flags(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) != 0 {
+        return false
+      }
+      index &+= 8
+    }
+    guard index < count else { return true }
+    let remaining = count &- index
+    // Bytes past the end read as `a`, which none of the tests flags.
+    let word =
+      ByteWord.load(base + index, count: remaining) | 0x6161_6161_6161_6161
+      &<< UInt64(8 &* remaining)
+    return flags(word) == 0
   }
 
   /// A value's references decoded into `decoded`.
@@ -572,7 +707,26 @@ struct HTMLSanitizer {
 
   /// True when a value cannot stay as written between double quotes.
   private static func needsEscaping(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let start = raw.baseAddress else { return false }
+    // Eight bytes at a time first: most values (sizes, alternative texts, classes) hold
+    // none of the four bytes, and testing each byte against four cost more than the rest.
     var index = 0
+    var found = false
+    while index < raw.count {
+      let remaining = raw.count - index
+      let word = ByteWord.load(start + index, count: min(8, remaining))
+      // Bytes past the end read as 0, which none of the tests flags.
+      let mask =
+        ByteWord.matches(word, UInt8(ascii: "&")) | ByteWord.matches(word, UInt8(ascii: "<"))
+        | ByteWord.matches(word, UInt8(ascii: ">")) | ByteWord.matches(word, UInt8(ascii: "\""))
+      if mask != 0 {
+        found = true
+        break
+      }
+      index += 8
+    }
+    guard found else { return false }
+    index = 0
     while index < raw.count {
       switch raw[index] {
       case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""): return true
@@ -590,13 +744,19 @@ struct HTMLSanitizer {
   }
 
   private mutating func endTag(_ name: Range<Int>, _ tag: Range<Int>, _ run: inout Run) {
-    let row = elements.row(input.baseAddress! + name.lowerBound, name.count)
+    let nameStart = input.baseAddress! + name.lowerBound
+    let row: Int?
+    if let innermost = open.closedRow(nameStart, name.count, &openCount, elements) {
+      row = innermost
+    } else {
+      row = elements.row(nameStart, name.count)
+    }
     let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
       if info.contains(.droppedWithContent) { run.appletDepth -= 1 }
-      return replace(tag, with: [])
+      return drop(tag)
     }
-    guard let row, !info.contains(.void) else { return replace(tag, with: []) }
+    guard let row, !info.contains(.void) else { return drop(tag) }
     var isKept = info.contains(.html)
     if row == svgRow && run.svgDepth > 0 {
       run.svgDepth -= 1
@@ -608,10 +768,20 @@ struct HTMLSanitizer {
       isKept =
         (run.mathDepth > 0 && info.contains(.mathML)) || (run.svgDepth > 0 && info.contains(.svg))
     }
-    guard isKept else { return replace(tag, with: []) }
-    let spelling = elements.spelling(row)
+    guard isKept else { return drop(tag) }
     // `</p>` exactly as written out stays; `</P>`, `</p >` are written anew.
-    if tag.count == spelling.count + 3, spelling.equals(input, name) { return }
+    if tag.count == name.count + 3,
+      elements.isSpelled(row, input.baseAddress! + name.lowerBound, name.count)
+    {
+      return
+    }
+    writeEndTag(tag, row: row)
+  }
+
+  /// Writes the end tag `tag` anew, as element `row`'s.
+  @inline(never)
+  private mutating func writeEndTag(_ tag: Range<Int>, row: Int) {
+    let spelling = elements.spelling(row)
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
     output.append(contentsOf: "</".utf8)
     output.append(contentsOf: spelling)
@@ -622,4 +792,39 @@ struct HTMLSanitizer {
 
   private static let svgNamespace: StaticString = "http://www.w3.org/2000/svg"
   private static let mathNamespace: StaticString = "http://www.w3.org/1998/Math/MathML"
+
+  /// Memory for one tag's kept attributes and the names it has used, kept from tag to tag:
+  /// arrays emptied and appended to at every tag cost a call and a uniqueness check each.
+  private final class Scratch {
+    private(set) var kept: UnsafeMutablePointer<KeptAttribute>
+    /// A row per attribute name seen on the tag, and a bit per row of the vocabulary (set
+    /// only while the tag is read).
+    private(set) var seenRows: UnsafeMutablePointer<Int>
+    let seenNames: UnsafeMutablePointer<UInt64>
+    private var capacity = 16
+
+    init() {
+      kept = .allocate(capacity: capacity)
+      seenRows = .allocate(capacity: capacity)
+      let words = (HTMLVocabulary.attributes.count + 63) / 64
+      seenNames = .allocate(capacity: words)
+      seenNames.initialize(repeating: 0, count: words)
+    }
+
+    /// Room for `count` attributes.
+    func reserve(_ count: Int) {
+      guard count > capacity else { return }
+      while capacity < count { capacity *= 2 }
+      kept.deallocate()
+      seenRows.deallocate()
+      kept = .allocate(capacity: capacity)
+      seenRows = .allocate(capacity: capacity)
+    }
+
+    deinit {
+      kept.deallocate()
+      seenRows.deallocate()
+      seenNames.deallocate()
+    }
+  }
 }

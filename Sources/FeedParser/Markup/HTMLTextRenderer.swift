@@ -9,7 +9,10 @@ import FeedPullSupport
 /// One value is reused from text to text (its buffers keep their capacity); not thread-safe.
 struct HTMLTextRenderer {
   private var output: [UInt8] = []
-  private var attributeStorage: [HTMLTokenizer.Attribute] = []
+  private let attributeStorage = HTMLAttributeStorage()
+  /// The elements opened and not yet closed (`HTMLOpenElements`), and how many.
+  private let open = HTMLOpenElements()
+  private var openCount = 0
 
   /// What the renderer knows as it goes through one text.
   private struct Run {
@@ -24,13 +27,47 @@ struct HTMLTextRenderer {
 
   /// The plain text of `input`.
   mutating func render(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    output.removeAll(keepingCapacity: true)
-    output.reserveCapacity(input.count)
+    renderInPlace(input)
+    return output
+  }
+
+  /// The plain text of `input` lent to `body` (valid only during the call): the field
+  /// treatment's way, which copies the text once, into the record.
+  mutating func withRendered<Result>(
+    _ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    renderInPlace(input)
+    return output.withUnsafeBufferPointer(body)
+  }
+
+  /// Renders `input` into `output`.
+  private mutating func renderInPlace(_ input: UnsafeBufferPointer<UInt8>) {
+    if !output.isEmpty { output.removeAll(keepingCapacity: true) }
+    if output.capacity < input.count { output.reserveCapacity(input.count) }
     var run = Run()
-    var tokenizer = HTMLTokenizer(input, reusing: &attributeStorage)
-    defer { attributeStorage = tokenizer.takeAttributeStorage() }
+    openCount = 0
+    var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     let base = input.baseAddress
-    while let token = tokenizer.next() {
+    while true {
+      if let (row, end) = open.closingTag(at: tokenizer.position, in: input, openCount, elements) {
+        // `</p>`: the innermost element ends, its row known without tokenizing the tag.
+        openCount -= 1
+        tokenizer.skip(to: end)
+        endElement(elements.info(row), isBR: false, &run)
+        continue
+      }
+      if let name = tokenizer.plainStartTag(),
+        let row = elements.row(base! + name.lowerBound, name.count)
+      {
+        // `<p>`: no attribute to read past.
+        let info = elements.info(row)
+        if !info.contains(.rawText) && !info.contains(.droppedWithContent) {
+          tokenizer.skip(to: name.upperBound + 1)
+          startElement(row, info, isBR: Self.isBR(base!, name), &run)
+          continue
+        }
+      }
+      guard let token = tokenizer.next() else { break }
       switch token {
       case .text(let range):
         guard run.hiddenDepth == 0 else { continue }
@@ -39,42 +76,57 @@ struct HTMLTextRenderer {
       case .ignored:
         continue
       case .startTag(let name, _, let selfClosing):
-        let info = info(base!, name)
+        let row = elements.row(base! + name.lowerBound, name.count)
+        let info = row.map { elements.info($0) } ?? []
         if info.contains(.rawText) || info.contains(.droppedWithContent) {
           // Their content is not markup to read: skip it whole.
           if !selfClosing, info.contains(.rawText) { tokenizer.skipRawText(named: name) }
           if !selfClosing, info.contains(.droppedWithContent) { run.hiddenDepth += 1 }
           continue
         }
-        if info.contains(.noText) && !selfClosing && !info.contains(.void) {
-          run.hiddenDepth += 1
+        if let row, !selfClosing {
+          startElement(row, info, isBR: Self.isBR(base!, name), &run)
+        } else {
+          breakLine(info, isBR: Self.isBR(base!, name), &run)
         }
-        if info.contains(.preformatted) && !selfClosing { run.preDepth += 1 }
-        breakLine(info, isBR: Self.isBR(base!, name), &run)
       case .endTag(let name, _):
-        let info = info(base!, name)
-        if info.contains(.noText) || info.contains(.droppedWithContent),
-          !info.contains(.rawText), run.hiddenDepth > 0
-        {
-          run.hiddenDepth -= 1
-        }
-        if info.contains(.preformatted) && run.preDepth > 0 { run.preDepth -= 1 }
-        if !Self.isBR(base!, name) { breakLine(info, isBR: false, &run) }
+        let nameStart = base! + name.lowerBound
+        let row =
+          open.closedRow(nameStart, name.count, &openCount, elements)
+          ?? elements.row(nameStart, name.count)
+        let info = row.map { elements.info($0) } ?? []
+        endElement(info, isBR: Self.isBR(base!, name), &run)
       }
     }
-    let result = output
-    output = []
-    return result
+  }
+
+  /// The start tag (not self-closing) of element `row`, described by `info`.
+  @inline(__always)
+  private mutating func startElement(
+    _ row: Int, _ info: HTMLVocabulary.ElementInfo, isBR: Bool, _ run: inout Run
+  ) {
+    if !info.contains(.void) {
+      open.push(row, &openCount)
+      if info.contains(.noText) { run.hiddenDepth += 1 }
+    }
+    if info.contains(.preformatted) { run.preDepth += 1 }
+    breakLine(info, isBR: isBR, &run)
+  }
+
+  /// An end tag of an element described by `info`.
+  @inline(__always)
+  private func endElement(_ info: HTMLVocabulary.ElementInfo, isBR: Bool, _ run: inout Run) {
+    if info.contains(.noText) || info.contains(.droppedWithContent), !info.contains(.rawText),
+      run.hiddenDepth > 0
+    {
+      run.hiddenDepth -= 1
+    }
+    if info.contains(.preformatted) && run.preDepth > 0 { run.preDepth -= 1 }
+    if !isBR { breakLine(info, isBR: false, &run) }
   }
 
   /// The elements' table, held here: a `static let` read costs a `swift_once` call a tag.
   private let elements = HTMLVocabulary.elements
-
-  private func info(_ base: UnsafePointer<UInt8>, _ name: Range<Int>)
-    -> HTMLVocabulary.ElementInfo
-  {
-    return elements.row(base + name.lowerBound, name.count).map { elements.info($0) } ?? []
-  }
 
   private static func isBR(_ base: UnsafePointer<UInt8>, _ name: Range<Int>) -> Bool {
     name.count == 2 && base[name.lowerBound] | 0x20 == UInt8(ascii: "b")
@@ -139,8 +191,23 @@ struct HTMLTextRenderer {
   ) -> Int {
     var index = start
     if !preformatted {
-      // Seven bytes a turn, the eighth telling what follows the seventh: prose has a space
-      // every few bytes, and testing each one a byte at a time cost more than the copy.
+      // Sixteen bytes a turn, and the sixteen after each byte to tell what follows it: prose
+      // has a space every few bytes, and testing each one a byte at a time cost more than the
+      // copy. The vectors' tests are exact: a turn that finds a stop goes on eight bytes at a
+      // time below.
+      let blank = SIMD16<UInt8>(repeating: 0x21)
+      let control = SIMD16<UInt8>(repeating: 0x20)
+      let ampersand = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+      while index &+ 17 <= end {
+        let bytes = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+        let next = UnsafeRawPointer(base + (index &+ 1)).loadUnaligned(as: SIMD16<UInt8>.self)
+        let isAmpersand = bytes .== ampersand
+        let blankOrAmpersand = (bytes .< blank) .| isAmpersand
+        let nextBlankOrAmpersand = (next .< blank) .| (next .== ampersand)
+        let stops = isAmpersand .| (bytes .< control) .| (blankOrAmpersand .& nextBlankOrAmpersand)
+        if HTMLTokenizer.anyLane(stops) { break }
+        index &+= 16
+      }
       while index &+ 8 <= end {
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         let stops = runStops(word) & 0x0080_8080_8080_8080
@@ -195,19 +262,27 @@ struct HTMLTextRenderer {
     _ input: UnsafeBufferPointer<UInt8>, at index: Int, _ run: inout Run
   ) -> Int {
     let decoded = HTMLCharacterReference.decode(input, at: index)
-    // Little-endian: the first byte is the word's lowest.
-    var utf8 = decoded.utf8.littleEndian
-    if decoded.count > 0 {
-      withUnsafeBytes(of: &utf8) { bytes in
-        let start = bytes.bindMemory(to: UInt8.self).baseAddress
-        emit(UnsafeBufferPointer(start: start, count: decoded.count), &run)
-      }
+    guard decoded.count > 0 else { return decoded.end }
+    // A few bytes, appended one at a time (a buffer for them cost more); the word's lowest
+    // byte is the first.
+    writeSeparator(&run)
+    var utf8 = decoded.utf8
+    for _ in 0..<decoded.count {
+      output.append(UInt8(truncatingIfNeeded: utf8))
+      utf8 &>>= 8
     }
     return decoded.end
   }
 
   /// Writes text, after the breaks or the space owed before it.
   private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ run: inout Run) {
+    writeSeparator(&run)
+    output.append(contentsOf: bytes)
+  }
+
+  /// The line breaks or the space owed before the next text.
+  @inline(__always)
+  private mutating func writeSeparator(_ run: inout Run) {
     if !output.isEmpty {
       if run.pendingBreaks > 0 {
         for _ in 0..<run.pendingBreaks { output.append(0x0A) }
@@ -217,6 +292,5 @@ struct HTMLTextRenderer {
     }
     run.pendingBreaks = 0
     run.pendingSpace = false
-    output.append(contentsOf: bytes)
   }
 }

@@ -5,7 +5,7 @@ import FeedPullSupport
 #endif
 
 /// Splits HTML text into tokens, in place: every token is a range of the input, a start tag's
-/// attributes go into one array reused from tag to tag, and nothing is allocated per token. The
+/// attributes go into storage reused from tag to tag, and nothing is allocated per token. The
 /// sanitizer and the text renderer both read HTML through it.
 ///
 /// The rules are the HTML tokenizer's where feed markup needs nothing else, and feedparser's
@@ -46,8 +46,14 @@ struct HTMLTokenizer {
   let input: UnsafeBufferPointer<UInt8>
   private let base: UnsafePointer<UInt8>
   private(set) var position = 0
-  /// The attributes of the last start tag.
-  private(set) var attributes: [Attribute]
+  /// Where the attributes go: storage the caller keeps from text to text.
+  private let storage: HTMLAttributeStorage
+  /// How many attributes the last start tag has.
+  private(set) var attributeCount = 0
+  /// The attributes of the last start tag (valid until the next call to `next`).
+  var attributes: UnsafeBufferPointer<Attribute> {
+    UnsafeBufferPointer(start: storage.base, count: attributeCount)
+  }
   /// Searches that failed once fail at once after: there is no `>` at or after
   /// `noBracketFrom`, no `"` or `'` at or after `noQuoteFrom`, no `]>` at or after
   /// `noSectionEndFrom`. Without them, text full of `<a b="` would be scanned to its end
@@ -57,40 +63,37 @@ struct HTMLTokenizer {
   private var noSectionEndFrom = Int.max
   private var noCommentCloseFrom = Int.max
 
-  /// A tokenizer over `input`; `attributes` is storage to reuse (kept by the caller between
-  /// texts).
-  init(_ input: UnsafeBufferPointer<UInt8>, reusing attributes: inout [Attribute]) {
+  /// A tokenizer over `input` whose attributes go to `storage` (kept by the caller between
+  /// texts: nothing is allocated per tag or per text).
+  init(_ input: UnsafeBufferPointer<UInt8>, storage: HTMLAttributeStorage) {
     self.input = input
     base = input.baseAddress ?? UnsafePointer(bitPattern: 1)!
-    // Moved in, not copied: a shared array would be copied by the first change.
-    self.attributes = []
-    swap(&self.attributes, &attributes)
-    self.attributes.removeAll(keepingCapacity: true)
-  }
-
-  /// The attribute storage, to hand to the next tokenizer.
-  mutating func takeAttributeStorage() -> [Attribute] {
-    var storage: [Attribute] = []
-    swap(&storage, &attributes)
-    return storage
+    self.storage = storage
   }
 
   var isAtEnd: Bool { position >= input.count }
 
   /// Where the last text token's first `<` is (one that starts no markup), or `Int.max`.
   private var textFirstLessThan = Int.max
+  /// Where the last text token has its first `&`, `>` or `<`, when its scan found it
+  /// (`textSpecialKnown`), or `Int.max` for none.
+  private var textSpecial = Int.max
+  private var textSpecialKnown = false
 
   /// Where the last text token, `range`, has its first `&`, `>` or `<` (which the sanitizer
   /// may have to escape), or its end: most text holds none and is then not looked at again,
-  /// and the rest is looked at from there. Found by `memchr`, a tenth of an instruction a
-  /// byte, where a scan of our own takes one or two.
+  /// and the rest is looked at from there. Short text was looked at as it was read; the rest
+  /// is searched by `memchr`, a tenth of an instruction a byte, where a scan of our own
+  /// takes one or two.
   func textFirstSpecial(_ range: Range<Int>) -> Int {
+    if textSpecialKnown { return min(textSpecial, range.upperBound) }
     var end = min(textFirstLessThan, range.upperBound)
     end = Self.first(UInt8(ascii: "&"), base, from: range.lowerBound, to: end)
     return Self.first(UInt8(ascii: ">"), base, from: range.lowerBound, to: end)
   }
 
   /// The next token, or nil at the end.
+  @inline(__always)
   mutating func next() -> Token? {
     let count = input.count
     guard position < count else { return nil }
@@ -102,6 +105,10 @@ struct HTMLTokenizer {
       firstLessThan = start
       index += 1
     }
+    if firstLessThan == Int.max, let end = shortText(from: index) {
+      position = end
+      return .text(start..<end)
+    }
     // Text up to the next `<` that starts markup.
     while true {
       index = Self.first(UInt8(ascii: "<"), base, from: index, to: count)
@@ -111,7 +118,68 @@ struct HTMLTokenizer {
     }
     position = index
     textFirstLessThan = firstLessThan
+    textSpecialKnown = false
     return .text(start..<index)
+  }
+
+  /// The end of text that ends with markup within sixteen bytes of `start` (a line break or
+  /// a space between tags, most text tokens of feed HTML), with its first `&` or `>` noted;
+  /// nil for longer text. One look at sixteen bytes, where a `memchr` call for each byte
+  /// sought cost more than the bytes.
+  @inline(__always)
+  private mutating func shortText(from start: Int) -> Int? {
+    guard start &+ 16 <= input.count else { return nil }
+    let bytes = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
+    let isLessThan = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+    guard Self.anyLane(isLessThan) else { return nil }
+    let end = start &+ Self.firstLane(isLessThan)
+    guard startsMarkup(at: end) else { return nil }
+    let isSpecial =
+      (bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "&")))
+      .| (bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: ">")))
+    var special = Int.max
+    if Self.anyLane(isSpecial) {
+      let first = start &+ Self.firstLane(isSpecial)
+      if first < end { special = first }
+    }
+    textSpecial = special
+    textSpecialKnown = true
+    return end
+  }
+
+  /// Whether a mask sets a lane (the standard library's `any` reduces lane by lane).
+  @inline(__always)
+  static func anyLane(_ mask: SIMDMask<SIMD16<Int8>>) -> Bool {
+    let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+    return words[0] | words[1] != 0
+  }
+
+  /// The first lane a mask sets (one is set).
+  @inline(__always)
+  private static func firstLane(_ mask: SIMDMask<SIMD16<Int8>>) -> Int {
+    let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+    return words[0] != 0
+      ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
+  }
+
+  /// The name of a start tag without attributes at the current position (`<p>`), which a
+  /// caller may take without tokenizing it (then `skip(to: name.upperBound + 1)`); nil for
+  /// anything else.
+  @inline(__always)
+  func plainStartTag() -> Range<Int>? {
+    let start = position
+    let count = input.count
+    guard start &+ 2 < count, base[start] == UInt8(ascii: "<"), base[start &+ 1].isASCIILetter
+    else { return nil }
+    var end = start &+ 2
+    while end < count && !Self.endsName(base[end]) { end &+= 1 }
+    guard end < count, base[end] == UInt8(ascii: ">") else { return nil }
+    return start &+ 1..<end
+  }
+
+  /// Goes on at `index`, past markup the caller read itself.
+  mutating func skip(to index: Int) {
+    position = index
   }
 
   /// The index of the first `byte` at or after `from` and before `end`, or `end`.
@@ -245,6 +313,11 @@ struct HTMLTokenizer {
 
   private mutating func endTag(at start: Int) -> Token? {
     let name = name(from: start + 2)
+    if name.upperBound < input.count && base[name.upperBound] == UInt8(ascii: ">") {
+      // `</p>`: most end tags.
+      position = name.upperBound + 1
+      return .endTag(name: name, tag: start..<position)
+    }
     guard let end = closingBracket(from: name.upperBound) else { return nil }
     position = end + 1
     return .endTag(name: name, tag: start..<end + 1)
@@ -254,7 +327,7 @@ struct HTMLTokenizer {
     let count = input.count
     let name = name(from: start + 1)
     var index = name.upperBound
-    if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
+    attributeCount = 0
     var selfClosing = false
     while true {
       // Between attributes: white space, and `/` (which closes the tag when `>` follows).
@@ -309,7 +382,9 @@ struct HTMLTokenizer {
       } else {
         index = afterName
       }
-      attributes.append(attribute)
+      if attributeCount == storage.capacity { storage.grow() }
+      (storage.base + attributeCount).initialize(to: attribute)
+      attributeCount += 1
     }
   }
 
@@ -346,22 +421,35 @@ struct HTMLTokenizer {
   private mutating func closingQuote(_ quote: UInt8, from: Int) -> Int? {
     let known = quote == UInt8(ascii: "\"") ? noQuoteFrom.double : noQuoteFrom.single
     guard from < known else { return nil }
+    if from &+ 16 <= input.count {
+      // Most values (sizes, words, short links) end within sixteen bytes: found there
+      // without a `memchr` call.
+      let bytes = UnsafeRawPointer(base + from).loadUnaligned(as: SIMD16<UInt8>.self)
+      let isQuote = bytes .== SIMD16<UInt8>(repeating: quote)
+      if Self.anyLane(isQuote) { return from &+ Self.firstLane(isQuote) }
+    }
     let index = Self.first(quote, base, from: from, to: input.count)
     if index < input.count { return index }
     if quote == UInt8(ascii: "\"") { noQuoteFrom.double = from } else { noQuoteFrom.single = from }
     return nil
   }
 
+  /// White space, `/`, `>` or `<`: a bit per byte below 64 (each test is a shift, where
+  /// comparing with each of the eight took a branch apiece).
   @inline(__always)
   static func endsName(_ byte: UInt8) -> Bool {
-    byte.isHTMLSpace || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
-      || byte == UInt8(ascii: "<")
+    byte < 64 && (nameEnds &>> UInt64(byte)) & 1 != 0
   }
 
+  /// `endsName`, or `=`.
   @inline(__always)
   static func endsAttributeName(_ byte: UInt8) -> Bool {
-    endsName(byte) || byte == UInt8(ascii: "=")
+    byte < 64 && (attributeNameEnds &>> UInt64(byte)) & 1 != 0
   }
+
+  /// Tab, LF, FF, CR, space, `/`, `<`, `>` (and `=`) as bits.
+  private static var nameEnds: UInt64 { 0x5000_8001_0000_3600 }
+  private static var attributeNameEnds: UInt64 { 0x7000_8001_0000_3600 }
 
   static func equalIgnoringCase(
     _ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, _ count: Int
@@ -373,11 +461,36 @@ struct HTMLTokenizer {
   }
 }
 
+/// The attributes of one start tag, as the tokenizer reads them: plain memory that grows as a
+/// tag needs and is reused from tag to tag and from text to text. An array appended to and
+/// emptied at every tag cost a uniqueness check per attribute and a call per tag.
+final class HTMLAttributeStorage {
+  private(set) var base: UnsafeMutablePointer<HTMLTokenizer.Attribute>
+  private(set) var capacity: Int
+
+  init() {
+    capacity = 16
+    base = .allocate(capacity: capacity)
+  }
+
+  /// Twice the room, the attributes kept.
+  func grow() {
+    let larger = UnsafeMutablePointer<HTMLTokenizer.Attribute>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: base, count: capacity)
+    base.deallocate()
+    base = larger
+    capacity *= 2
+  }
+
+  deinit { base.deallocate() }
+}
+
 extension UInt8 {
   /// HTML's ASCII white space: space, tab, LF, FF, CR.
   @inline(__always)
   var isHTMLSpace: Bool {
-    self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0C || self == 0x0D
+    let spaces: UInt64 = 0x1_0000_3600  // Bits 0x09, 0x0A, 0x0C, 0x0D and 0x20.
+    return self <= 0x20 && (spaces &>> UInt64(self)) & 1 != 0
   }
 
   @inline(__always)

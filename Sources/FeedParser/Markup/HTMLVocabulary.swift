@@ -218,8 +218,12 @@ enum HTMLVocabulary {
     plaintext
     """
 
+  /// The names of a list, split on its bytes (splitting by `Character` cost more than the
+  /// rest of building the tables).
   private static func words(_ list: String) -> [String] {
-    list.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    list.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }).map {
+      String(decoding: $0, as: UTF8.self)
+    }
   }
 
   private static func elementRows() -> [(String, ElementInfo)] {

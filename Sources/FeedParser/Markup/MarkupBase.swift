@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The base URL of one field's markup, split once, so that the relative URIs inside it (a
 /// blog post's `/wp-content/…` images, `../related/` links) are resolved on their bytes, as RFC
 /// 3986 section 5.2 says: `URIResolver` works on `String`s, and resolving a few links an item
@@ -12,6 +16,11 @@ struct MarkupBase {
   private let directory: [UInt8]
   private let withoutQuery: [UInt8]
   private let withoutFragment: [UInt8]
+  /// Whether the directory's path has a `.` or `..` segment (nearly no base has).
+  private let directoryHasDotSegment: Bool
+  /// Whether the base holds `&`, `<`, `>` or `"`, which a URL resolved against it must have
+  /// escaped in an attribute value (nearly no base does).
+  let hasMarkupCharacters: Bool
 
   /// Nil for a base without a scheme and an authority (`URIResolver` takes those).
   init?(_ text: String) {
@@ -25,6 +34,10 @@ struct MarkupBase {
       bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"),
       bytes[colon + 2] == UInt8(ascii: "/")
     else { return nil }
+    hasMarkupCharacters = bytes.contains {
+      $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+        || $0 == UInt8(ascii: "\"")
+    }
     let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
     let queryStart = bytes[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) ?? fragmentStart
     let authorityStart = colon + 3
@@ -38,6 +51,38 @@ struct MarkupBase {
       directory = Array(bytes[...lastSlash])
     } else {
       directory = origin + [UInt8(ascii: "/")]
+    }
+    let directory = directory
+    let originCount = origin.count
+    directoryHasDotSegment = directory.withUnsafeBufferPointer {
+      Self.hasDotSegment(UnsafeBufferPointer(rebasing: $0[originCount...]))
+    }
+  }
+
+  /// True when a segment of the path at the start of `bytes` (up to its query or fragment)
+  /// is `.` or `..`: only then does resolving have dot segments to remove.
+  static func hasDotSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    guard count > 0, memchr(bytes.baseAddress!, Int32(UInt8(ascii: ".")), count) != nil else {
+      return false
+    }
+    var segmentStart = 0
+    var index = 0
+    while true {
+      let atEnd =
+        index == count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
+        || bytes[index] == UInt8(ascii: "#")
+      if atEnd {
+        let length = index - segmentStart
+        if length == 1 || length == 2, bytes[segmentStart] == UInt8(ascii: "."),
+          length == 1 || bytes[segmentStart + 1] == UInt8(ascii: ".")
+        {
+          return true
+        }
+        if index == count || bytes[index] != UInt8(ascii: "/") { return false }
+        segmentStart = index + 1
+      }
+      index += 1
     }
   }
 
@@ -77,8 +122,14 @@ struct MarkupBase {
     default:
       output.append(contentsOf: directory)
       pathFrom = start + origin.count
+      if directoryHasDotSegment {
+        output.append(contentsOf: reference)
+        return Self.removeDotSegments(&output, pathFrom: pathFrom, scratch: &scratch)
+      }
     }
     output.append(contentsOf: reference)
+    // Most links have no `.` or `..` segment, and their path stays as it is.
+    guard Self.hasDotSegment(reference) else { return }
     Self.removeDotSegments(&output, pathFrom: pathFrom, scratch: &scratch)
   }
 
