@@ -19,15 +19,18 @@ extension JSONLineBuffer {
   ) {
     var previousWritten = false
     var index = 0
+    // The row is read only for a slot that holds a value: most rows of a namespace's table are
+    // empty, and a copy of each row was most of the loop.
     while index < rows.count {
-      let row = rows[index]
       let slot = storage[block &+ index]
       index &+= 1
-      if slot.kind == .empty || (row.options.contains(.typeOfPrevious) && !previousWritten) {
+      if slot.kind == .empty {
         previousWritten = false
         continue
       }
-      previousWritten = writeRow(row, slot, storage, at: block &+ index &- 1)
+      let row = rows.baseAddress! + (index &- 1)
+      if row.pointee.options.contains(.typeOfPrevious) && !previousWritten { continue }
+      previousWritten = writeRow(row.pointee, slot, storage, at: block &+ index &- 1)
     }
   }
 
