@@ -30,41 +30,43 @@ extension JSONLineBuffer {
       }
       let row = rows.baseAddress! + (index &- 1)
       if row.pointee.options.contains(.typeOfPrevious) && !previousWritten { continue }
-      previousWritten = writeRow(row.pointee, slot, storage, at: block &+ index &- 1)
+      previousWritten = writeRow(row, slot, storage, at: block &+ index &- 1)
     }
   }
 
   /// One row's key and value; false when nothing was written (an empty text, object or list).
+  /// The row by address: passed by value, its 56 bytes were copied to the stack for each call.
   private mutating func writeRow(
-    _ row: RecordTable.PackedRow, _ slot: RecordSlot, _ storage: RecordStorage, at index: Int
+    _ row: UnsafePointer<RecordTable.PackedRow>, _ slot: RecordSlot, _ storage: RecordStorage,
+    at index: Int
   ) -> Bool {
     switch slot.kind {
     case .text:
       let text = storage.text(of: slot)
       guard !text.isEmpty else { return false }
-      appendQuotedKey(row.quotedKey)
+      appendQuotedKey(row.pointee.quotedKey)
       appendString(utf8: text)
     case .rawDate:
-      guard !row.options.contains(.noRawDate) else { return false }
+      guard !row.pointee.options.contains(.noRawDate) else { return false }
       let text = storage.text(of: slot)
       guard !text.isEmpty else { return false }
-      appendQuotedKey(row.quotedRawKey)
+      appendQuotedKey(row.pointee.quotedRawKey)
       appendString(utf8: text)
     case .flag:
-      guard slot.isTrue || !row.options.contains(.onlyWhenTrue) else { return false }
-      appendQuotedKey(row.quotedKey)
+      guard slot.isTrue || !row.pointee.options.contains(.onlyWhenTrue) else { return false }
+      appendQuotedKey(row.pointee.quotedKey)
       appendStatic(slot.isTrue ? "true" : "false")
     case .object, .list, .box:
       let start = count
       let hadComma = needsComma
-      appendQuotedKey(row.quotedKey)
-      guard writeValue(slot, storage, at: index, rows: row.rows) else {
+      appendQuotedKey(row.pointee.quotedKey)
+      guard writeValue(slot, storage, at: index, rows: row.pointee.rows) else {
         dropBack(to: start, needsComma: hadComma)
         return false
       }
     case .integer, .number, .instant:
-      appendQuotedKey(row.quotedKey)
-      _ = writeValue(slot, storage, at: index, rows: row.rows)
+      appendQuotedKey(row.pointee.quotedKey)
+      _ = writeValue(slot, storage, at: index, rows: row.pointee.rows)
     case .empty, .entry:
       return false
     }
