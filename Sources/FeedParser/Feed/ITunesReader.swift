@@ -106,13 +106,14 @@ enum ITunesReader {
     case .type: storage.setText(itunes, \.type, trimmed)
     case .newFeedURL: storage.setURL(itunes, \.newFeedURL, trimmed, base: scope.base)
     case .keywords:
-      let keywords = ListText.parts(of: trimmed, separatedBy: UInt8(ascii: ","))
-      let list = itunes.slot(\.keywords)
-      for keyword in keywords {
-        DistinctList.appendText(
-          keyword, toListAt: list, in: storage, index: &scope.iTunesKeywordIndex)
+      ListText.withParts(of: trimmed, separatedBy: UInt8(ascii: ",")) { keywords in
+        let list = itunes.slot(\.keywords)
+        for keyword in keywords {
+          DistinctList.appendText(
+            keyword, toListAt: list, in: storage, index: &scope.iTunesKeywordIndex)
+        }
+        record.addTags(keywords, scheme: tagScheme.bytes, index: &scope.tagIndex)
       }
-      record.addTags(keywords, scheme: tagScheme.bytes, index: &scope.tagIndex)
     case .title: storage.setText(itunes, \.title, trimmed)
     case .subtitle: storage.setText(itunes, \.subtitle, text)
     case .summary: storage.setText(itunes, \.summary, text)

@@ -101,7 +101,7 @@ extension NamespacedRecord {
   /// `addCategory` for terms that share one scheme and no label (iTunes keywords), each
   /// trimmed and not empty.
   func addTags(
-    _ terms: [UnsafeBufferPointer<UInt8>], scheme: UnsafeBufferPointer<UInt8>,
+    _ terms: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>, scheme: UnsafeBufferPointer<UInt8>,
     index: inout DistinctIndex?
   ) {
     guard !terms.isEmpty else { return }
