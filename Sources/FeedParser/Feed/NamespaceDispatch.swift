@@ -2,8 +2,11 @@
 /// document it is and which record is open; each reader knows one namespace's elements and
 /// writes into that record, never into the builder.
 extension FeedDocumentBuilder {
-  /// A namespaced element starts in the current record.
-  func startNamespaced(_ route: FieldRoute, attributes: XMLAttributes) {
+  /// A namespaced element starts in the current record. A `childless` one (handed over past
+  /// libxml2, its text and end to come in one event) whose reader wants its text as it is
+  /// needs no text capture: its route is kept until its text arrives, which spares a podcast
+  /// item's thirteen such elements the capture's set-up and take-down.
+  func startNamespaced(_ route: FieldRoute, attributes: XMLAttributes, childless: Bool = false) {
     if case .media(.content) = route {
       // Also an enclosure: podcasts name one file twice.
       addEnclosure(attributes, lengthAttribute: "fileSize")
@@ -18,6 +21,8 @@ extension FeedDocumentBuilder {
       start = Self.start(route, attributes, record, &channelScope)
     }
     switch start {
+    case .text(nil) where childless:
+      pendingNamespacedText = (route, depth)
     case .text(let type):
       textBuffer.clearKeepingCapacity()
       beginTextCapture(TextCapture(route: route, depth: depth, form: .text, type: type))
@@ -30,13 +35,18 @@ extension FeedDocumentBuilder {
 
   /// A namespaced element's text is complete.
   func finishNamespaced(_ capture: TextCapture, text: UnsafeBufferPointer<UInt8>) {
+    finishNamespaced(capture.route, type: capture.type, text: text)
+  }
+
+  /// The text of the namespaced element at `route` is complete.
+  func finishNamespaced(_ route: FieldRoute, type: TextType?, text: UnsafeBufferPointer<UInt8>) {
     let record = namespacedRecord
     if item != nil {
       updateScope(&itemScope)
-      Self.text(capture.route, text, type: capture.type, record, &itemScope)
+      Self.text(route, text, type: type, record, &itemScope)
     } else {
       updateScope(&channelScope)
-      Self.text(capture.route, text, type: capture.type, record, &channelScope)
+      Self.text(route, text, type: type, record, &channelScope)
     }
   }
 

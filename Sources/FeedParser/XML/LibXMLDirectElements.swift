@@ -68,6 +68,7 @@ extension LibXMLPushParser {
     // The events, in libxml2's order; none after the builder stops the parse. A childless
     // element's text is the text after its (no) last child.
     var running: Bool { !hasHalted && !builder.isStopped }
+    builder.nextElementIsChildless = partCount == 1
     deliverStart(scanner.parts[0], resolved[0], attributes: slots)
     guard running else { return true }
     for child in 1..<partCount {
