@@ -373,7 +373,17 @@ final class SimpleMarkupScanner {
     return true
   }
 
+  // Inlined into `startTag`, with `isNewAttribute`: as calls, with the shuffling of registers
+  // around them, they cost as much as their work for each of a podcast item's thirty
+  // attributes.
+  @inline(__always)
   private func append(_ attribute: Attribute) {
+    if attributeCount == attributeCapacity { growAttributes() }
+    (attributes + attributeCount).initialize(to: attribute)
+    attributeCount &+= 1
+  }
+
+  private func growAttributes() {
     if attributeCount == attributeCapacity {
       let larger = UnsafeMutablePointer<Attribute>.allocate(capacity: attributeCapacity * 2)
       larger.moveInitialize(from: attributes, count: attributeCount)
@@ -381,13 +391,12 @@ final class SimpleMarkupScanner {
       attributes = larger
       attributeCapacity *= 2
     }
-    (attributes + attributeCount).initialize(to: attribute)
-    attributeCount &+= 1
   }
 
   /// Not `xmlns`, `xmlns:…` or `xml:…` (they change what libxml2 knows of the scope), no
   /// local name given before (a repeated attribute is libxml2's error to report), and not past
   /// `maximumAttributes`.
+  @inline(__always)
   private func isNewAttribute(_ base: UnsafePointer<UInt8>, _ name: Name, since first: Int)
     -> Bool
   {
