@@ -58,7 +58,7 @@ final class FeedDocumentBuilder {
   /// What the capture has written of the markup inside its field.
   @exclusivity(unchecked) private var captureMarkup = CapturedMarkup()
   @exclusivity(unchecked) var textBuffer: [UInt8] = []
-  @exclusivity(unchecked) private var routes = ElementRouteCache()
+  private let routes = ElementRouteCache()
   /// Set by the hand-over for a childless element's start: its text and end come next, in one
   /// `endElement(withText:)`. Read and cleared by every `startElement`.
   @exclusivity(unchecked) var nextElementIsChildless = false
