@@ -92,15 +92,7 @@ extension JSONLineBuffer {
     case .flag: appendStatic(slot.isTrue ? "true" : "false")
     case .instant: appendInstant(slot.integer)
     case .object:
-      guard !rows.isEmpty else { return false }
-      let hadComma = needsComma
-      appendByte(UInt8(ascii: "{"))
-      let fieldsStart = count
-      needsComma = false
-      writeRows(rows, of: storage, block: slot.block)
-      appendByte(UInt8(ascii: "}"))
-      needsComma = hadComma
-      return count > fieldsStart &+ 1
+      return writeObject(slot, storage, rows: rows)
     case .list:
       let hadComma = needsComma
       appendByte(UInt8(ascii: "["))
@@ -111,9 +103,19 @@ extension JSONLineBuffer {
         let start = count
         needsComma = false
         if start > elementsStart { appendByte(UInt8(ascii: ",")) }
-        if !writeValue(storage[entry &+ 1], storage, at: entry &+ 1, rows: rows) {
-          dropBack(to: start, needsComma: false)
+        // An entry's object or text written here rather than through another `writeValue`:
+        // a call for each of a podcast item's twenty entries.
+        let value = storage[entry &+ 1]
+        let written: Bool
+        switch value.kind {
+        case .object: written = writeObject(value, storage, rows: rows)
+        case .text:
+          let text = storage.text(of: value)
+          written = !text.isEmpty
+          if written { appendString(utf8: text) }
+        default: written = writeValue(value, storage, at: entry &+ 1, rows: rows)
         }
+        if !written { dropBack(to: start, needsComma: false) }
         entry = storage[entry].nextEntry
       }
       needsComma = hadComma
@@ -125,6 +127,23 @@ extension JSONLineBuffer {
       return false
     }
     return true
+  }
+
+  /// An object's `{…}` by its table's `rows`; false when it holds nothing (the caller drops
+  /// what was written).
+  @inline(__always)
+  private mutating func writeObject(
+    _ slot: RecordSlot, _ storage: RecordStorage, rows: UnsafeBufferPointer<RecordTable.PackedRow>
+  ) -> Bool {
+    guard !rows.isEmpty else { return false }
+    let hadComma = needsComma
+    appendByte(UInt8(ascii: "{"))
+    let fieldsStart = count
+    needsComma = false
+    writeRows(rows, of: storage, block: slot.block)
+    appendByte(UInt8(ascii: "}"))
+    needsComma = hadComma
+    return count > fieldsStart &+ 1
   }
 
   /// A boxed value: the types whose shape the rows do not describe.
