@@ -56,7 +56,15 @@ extension JSONLineBuffer {
       guard slot.isTrue || !row.pointee.options.contains(.onlyWhenTrue) else { return false }
       appendQuotedKey(row.pointee.quotedKey)
       appendStatic(slot.isTrue ? "true" : "false")
-    case .object, .list, .box:
+    case .object:
+      let start = count
+      let hadComma = needsComma
+      appendQuotedKey(row.pointee.quotedKey)
+      guard writeObject(slot, storage, rows: row.pointee.rows) else {
+        dropBack(to: start, needsComma: hadComma)
+        return false
+      }
+    case .list, .box:
       let start = count
       let hadComma = needsComma
       appendQuotedKey(row.pointee.quotedKey)
