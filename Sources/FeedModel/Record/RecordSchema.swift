@@ -44,13 +44,15 @@ public struct FieldOptions: OptionSet, Sendable {
   /// The row's raw value.
   public let rawValue: UInt8
   /// A row from its raw value.
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+  // Computed and inlinable rather than stored: another module read a stored `static let`
+  // through its addressor, a call for every row the JSON writer wrote.
   /// A flag written only when true (`expired`, `extensions_truncated`).
-  public static let onlyWhenTrue = FieldOptions(rawValue: 1)
+  @inlinable public static var onlyWhenTrue: FieldOptions { FieldOptions(rawValue: 1) }
   /// The MIME type of the row before it (`title_type`): written only when that row is.
-  public static let typeOfPrevious = FieldOptions(rawValue: 2)
+  @inlinable public static var typeOfPrevious: FieldOptions { FieldOptions(rawValue: 2) }
   /// A date whose text is not kept when it cannot be read (no `*_raw` field).
-  public static let noRawDate = FieldOptions(rawValue: 4)
+  @inlinable public static var noRawDate: FieldOptions { FieldOptions(rawValue: 4) }
 }
 
 /// One row of a `RecordSchema`: a field of the output, of type `Value`, under the JSON key

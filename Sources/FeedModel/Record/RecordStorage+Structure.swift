@@ -10,10 +10,18 @@
 extension RecordStorage {
   /// The block of the object in the slot at `index`, made (with `count` empty rows) when the
   /// slot holds none.
-  @inlinable
+  /// Inlined up to the test: a reader asks for its namespace's object at every element (a
+  /// call each, 16,000 in a 5 MB podcast feed), and it exists but for the first.
+  @inlinable @inline(__always)
   package func object(at index: Int, count: Int) -> Int {
     let slot = slots[index]
     if slot.kind == .object { return slot.block }
+    return newObject(at: index, count: count)
+  }
+
+  /// `object(at:count:)` when the slot holds none yet.
+  @usableFromInline
+  func newObject(at index: Int, count: Int) -> Int {
     let block = appendSlots(count)
     replace(index, with: RecordSlot(object: block, count: count))
     return block

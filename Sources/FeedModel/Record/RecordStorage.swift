@@ -118,17 +118,46 @@ public final class RecordStorage: @unchecked Sendable {
 
   /// Appends `text` to the byte buffer; where it starts. `text` may be bytes of this storage
   /// (a value copied from one field to another): it is found again after the buffer grows.
-  @inlinable
+  /// Inlined, with values of 4 to 16 bytes (types, names, numbers, short URLs) copied by two
+  /// overlapping loads: a call here and a `memcpy` call were about 40 instructions a value,
+  /// and a podcast item stores some fifty.
+  @inlinable @inline(__always)
   package func appendBytes(_ text: UnsafeBufferPointer<UInt8>) -> Int {
     let start = byteCount
     let count = text.count
-    guard count > 0, var source = text.baseAddress else { return start }
-    if start &+ count > byteCapacity {
-      let inside = source >= UnsafePointer(bytes) && source < UnsafePointer(bytes + byteCount)
-      let offset = inside ? source - UnsafePointer(bytes) : 0
-      growBytes(start &+ count)
-      if inside { source = UnsafePointer(bytes + offset) }
+    guard count > 0, let source = text.baseAddress else { return start }
+    guard start &+ count <= byteCapacity else { return appendBytesGrowing(text) }
+    // The target is past every byte held, so `source` (even bytes of this storage) cannot
+    // overlap it.
+    let target = UnsafeMutableRawPointer(bytes + start)
+    let raw = UnsafeRawPointer(source)
+    if count >= 8 && count <= 16 {
+      let head = raw.loadUnaligned(as: UInt64.self)
+      let tail = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      target.storeBytes(of: head, as: UInt64.self)
+      target.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+    } else if count >= 4 && count < 8 {
+      let head = raw.loadUnaligned(as: UInt32.self)
+      let tail = raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      target.storeBytes(of: head, as: UInt32.self)
+      target.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+    } else {
+      target.copyMemory(from: raw, byteCount: count)
     }
+    byteCount = start &+ count
+    return start
+  }
+
+  /// `appendBytes` when the buffer must grow first.
+  @usableFromInline
+  func appendBytesGrowing(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+    let start = byteCount
+    let count = text.count
+    guard var source = text.baseAddress else { return start }
+    let inside = source >= UnsafePointer(bytes) && source < UnsafePointer(bytes + byteCount)
+    let offset = inside ? source - UnsafePointer(bytes) : 0
+    growBytes(start &+ count)
+    if inside { source = UnsafePointer(bytes + offset) }
     (bytes + start).update(from: source, count: count)
     byteCount = start &+ count
     return start

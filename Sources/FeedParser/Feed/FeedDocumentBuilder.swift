@@ -58,7 +58,13 @@ final class FeedDocumentBuilder {
   /// What the capture has written of the markup inside its field.
   @exclusivity(unchecked) private var captureMarkup = CapturedMarkup()
   @exclusivity(unchecked) var textBuffer: [UInt8] = []
-  @exclusivity(unchecked) private var routes = ElementRouteCache()
+  private let routes = ElementRouteCache()
+  /// Set by the hand-over for a childless element's start: its text and end come next, in one
+  /// `endElement(withText:)`. Read and cleared by every `startElement`.
+  @exclusivity(unchecked) var nextElementIsChildless = false
+  /// A childless namespaced element whose reader wants its text as it is (no MIME type): its
+  /// route and depth, kept until `endElement(withText:)`, in place of a text capture.
+  @exclusivity(unchecked) var pendingNamespacedText: (route: FieldRoute, depth: Int)?
 
   // What is being built.
   @exclusivity(unchecked) var channel = FeedChannel(version: .rss)
@@ -136,6 +142,8 @@ final class FeedDocumentBuilder {
     attributes: XMLAttributes
   ) {
     depth += 1
+    let childless = nextElementIsChildless
+    nextElementIsChildless = false
     guard !isStopped else { return }
     if depth > limits.maxDepth {
       stop(.xml, "elements nested deeper than \(limits.maxDepth)")
@@ -177,7 +185,7 @@ final class FeedDocumentBuilder {
     } else if element == .unmapped {
       startExtension(uri: uri, localname: localname, attributes: attributes)
     } else {
-      startNamespaced(element, attributes: attributes)
+      startNamespaced(element, attributes: attributes, childless: childless)
     }
   }
 
@@ -230,6 +238,15 @@ final class FeedDocumentBuilder {
   /// lies, without the copy into the capture buffer and the buffer's clearing after: a podcast
   /// item has some thirteen such fields (docs/namespaces.md).
   func endElement(withText text: UnsafeBufferPointer<UInt8>) {
+    if let pending = pendingNamespacedText {
+      pendingNamespacedText = nil
+      if !isStopped && pending.depth == depth {
+        finishNamespaced(pending.route, type: nil, text: text)
+      }
+      if let last = baseStack.last, last.depth == depth { baseStack.removeLast() }
+      depth -= 1
+      return
+    }
     guard !isStopped, capture?.depth == depth, capture?.isNamespacedText == true,
       textBuffer.isEmpty
     else {

@@ -80,9 +80,13 @@ enum ITunesReader {
     let storage = record.storage
     let itunes = record.itunes()
     switch element {
+    // Fields chosen by slot, not by a key path picked at run time: such a key path is built by
+    // the runtime at each use (`swift_getKeyPath`, about 470 instructions), where a literal one
+    // folds into a constant slot number.
     case .name, .email:
       let owner = storage.object(itunes, \.owner)
-      storage.setFirst(owner, element == .name ? \.name : \.email, trimmed)
+      let slot = element == .name ? owner.slot(\.name) : owner.slot(\.email)
+      if storage[slot].kind == .empty { storage.setText(trimmed, at: slot) }
     case .explicit:
       if let flag = explicitValue(trimmed) {
         storage.set(itunes, \.explicit, flag: flag)
@@ -90,23 +94,26 @@ enum ITunesReader {
         storage.clear(itunes, \.explicit)
       }
     case .block, .complete, .closedCaptioned:
-      let field: KeyPath<ITunesFields, Field<Bool>> =
-        element == .block ? \.block : element == .complete ? \.complete : \.closedCaptioned
+      let slot =
+        element == .block
+        ? itunes.slot(\.block)
+        : element == .complete ? itunes.slot(\.complete) : itunes.slot(\.closedCaptioned)
       if let flag = yesNo(trimmed) {
-        storage.set(itunes, field, flag: flag)
+        storage.set(RecordSlot(flag: flag), at: slot)
       } else {
-        storage.clear(itunes, field)
+        storage.clear(at: slot)
       }
     case .type: storage.setText(itunes, \.type, trimmed)
     case .newFeedURL: storage.setURL(itunes, \.newFeedURL, trimmed, base: scope.base)
     case .keywords:
-      let keywords = ListText.parts(of: trimmed, separatedBy: UInt8(ascii: ","))
-      let list = itunes.slot(\.keywords)
-      for keyword in keywords {
-        DistinctList.appendText(
-          keyword, toListAt: list, in: storage, index: &scope.iTunesKeywordIndex)
+      ListText.withParts(of: trimmed, separatedBy: UInt8(ascii: ",")) { keywords in
+        let list = itunes.slot(\.keywords)
+        for keyword in keywords {
+          DistinctList.appendText(
+            keyword, toListAt: list, in: storage, index: &scope.iTunesKeywordIndex)
+        }
+        record.addTags(keywords, scheme: tagScheme.bytes, index: &scope.tagIndex)
       }
-      record.addTags(keywords, scheme: tagScheme.bytes, index: &scope.tagIndex)
     case .title: storage.setText(itunes, \.title, trimmed)
     case .subtitle: storage.setText(itunes, \.subtitle, text)
     case .summary: storage.setText(itunes, \.summary, text)
@@ -117,12 +124,14 @@ enum ITunesReader {
         storage.setText(itunes, \.durationRaw, trimmed)
       }
     case .episode, .season, .order:
-      let field: KeyPath<ITunesFields, Field<Int>> =
-        element == .episode ? \.episode : element == .season ? \.season : \.order
+      let slot =
+        element == .episode
+        ? itunes.slot(\.episode)
+        : element == .season ? itunes.slot(\.season) : itunes.slot(\.order)
       if let number = integer(trimmed) {
-        storage.set(itunes, field, integer: Int64(number))
+        storage.set(RecordSlot(integer: Int64(number)), at: slot)
       } else {
-        storage.clear(itunes, field)
+        storage.clear(at: slot)
       }
     case .episodeType: storage.setText(itunes, \.episodeType, trimmed)
     case .owner, .image, .category: break

@@ -131,9 +131,11 @@ enum MediaReader {
       if let type { storage.setType(media, \.descriptionType, type) }
     case .keywords:
       let list = media.slot(\.keywords)
-      for keyword in ListText.parts(of: trimmed, separatedBy: UInt8(ascii: ",")) {
-        DistinctList.appendText(
-          keyword, toListAt: list, in: storage, index: &scope.mediaKeywordIndex)
+      ListText.withParts(of: trimmed, separatedBy: UInt8(ascii: ",")) { keywords in
+        for keyword in keywords {
+          DistinctList.appendText(
+            keyword, toListAt: list, in: storage, index: &scope.mediaKeywordIndex)
+        }
       }
     case .category where !trimmed.isEmpty:
       withText(firstValue, default: categoryScheme) { scheme in
@@ -170,8 +172,8 @@ enum MediaReader {
       storage.setText(media, \.copyright, trimmed)
     case .tags where !trimmed.isEmpty:
       let community = storage.object(media, \.community)
-      for tag in ListText.parts(of: trimmed, separatedBy: UInt8(ascii: ",")) {
-        storage.append(community, \.tags, text: tag)
+      ListText.withParts(of: trimmed, separatedBy: UInt8(ascii: ",")) { tags in
+        for tag in tags { storage.append(community, \.tags, text: tag) }
       }
     default:
       break

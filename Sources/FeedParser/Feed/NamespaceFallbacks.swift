@@ -14,9 +14,10 @@ enum NamespaceFallbacks {
         storage.setText(channel, \.titleType, "text/plain")
       }
       if !storage.has(channel, \.description) {
-        let source: KeyPath<ITunesFields, Field<String>> =
-          storage.has(itunes, \.summary) ? \.summary : \.subtitle
-        storage.copy(itunes, source, to: channel, \.description)
+        // By slot: a key path chosen at run time is built by the runtime at each use.
+        let source =
+          storage.has(itunes, \.summary) ? itunes.slot(\.summary) : itunes.slot(\.subtitle)
+        storage.copyValue(from: storage, at: source, to: channel.slot(\.description))
       }
       if !storage.has(channel, \.image) { storage.copy(itunes, \.image, to: channel, \.image) }
       if !storage.has(channel, \.publisher), let owner = storage.existing(itunes, \.owner) {
@@ -48,9 +49,9 @@ enum NamespaceFallbacks {
       if !storage.has(item, \.summary),
         storage.has(itunes, \.summary) || storage.has(itunes, \.subtitle)
       {
-        let source: KeyPath<ITunesFields, Field<String>> =
-          storage.has(itunes, \.summary) ? \.summary : \.subtitle
-        storage.copy(itunes, source, to: item, \.summary)
+        let source =
+          storage.has(itunes, \.summary) ? itunes.slot(\.summary) : itunes.slot(\.subtitle)
+        storage.copyValue(from: storage, at: source, to: item.slot(\.summary))
         storage.setText(item, \.summaryType, "text/plain")
       }
     }

@@ -10,21 +10,25 @@ struct NamespacedRecord {
   private var channel: Block<ChannelFields> { .root }
 
   /// The record's `itunes` object, made when first needed.
+  @inline(__always)
   func itunes() -> Block<ITunesFields> {
     isItem ? storage.object(item, \.itunes) : storage.object(channel, \.itunes)
   }
 
   /// The record's `podcast` object, made when first needed.
+  @inline(__always)
   func podcast() -> Block<PodcastFields> {
     isItem ? storage.object(item, \.podcast) : storage.object(channel, \.podcast)
   }
 
   /// The record's `media` object, made when first needed.
+  @inline(__always)
   func media() -> Block<MediaFields> {
     isItem ? storage.object(item, \.media) : storage.object(channel, \.media)
   }
 
   /// The record's `youtube` object, made when first needed.
+  @inline(__always)
   func youtube() -> Block<YouTubeFields> {
     isItem ? storage.object(item, \.youtube) : storage.object(channel, \.youtube)
   }
@@ -101,7 +105,7 @@ extension NamespacedRecord {
   /// `addCategory` for terms that share one scheme and no label (iTunes keywords), each
   /// trimmed and not empty.
   func addTags(
-    _ terms: [UnsafeBufferPointer<UInt8>], scheme: UnsafeBufferPointer<UInt8>,
+    _ terms: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>, scheme: UnsafeBufferPointer<UInt8>,
     index: inout DistinctIndex?
   ) {
     guard !terms.isEmpty else { return }

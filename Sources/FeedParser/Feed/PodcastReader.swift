@@ -98,12 +98,14 @@ enum PodcastReader {
       if let srcset = attributes.trimmedValue("srcset") {
         var srcset = srcset
         srcset.withUTF8 { srcset in
-          for candidate in ListText.parts(of: srcset, separatedBy: UInt8(ascii: ",")) {
-            var end = 0
-            while end < candidate.count && !candidate[end].isXMLSpace { end += 1 }
-            storage.setURL(
-              UnsafeBufferPointer(rebasing: candidate[..<end]),
-              at: storage.appendEntry(toListAt: podcast.slot(\.images)), base: base)
+          ListText.withParts(of: srcset, separatedBy: UInt8(ascii: ",")) { candidates in
+            for candidate in candidates {
+              var end = 0
+              while end < candidate.count && !candidate[end].isXMLSpace { end += 1 }
+              storage.setURL(
+                UnsafeBufferPointer(rebasing: candidate[..<end]),
+                at: storage.appendEntry(toListAt: podcast.slot(\.images)), base: base)
+            }
           }
         }
       }

@@ -32,7 +32,7 @@ extension LibXMLPushParser {
     else { return false }
     let base = bytes.baseAddress!.assumingMemoryBound(to: xmlChar.self)
     let names = internedNames
-    func intern(_ from: Int, _ to: Int) -> UnsafePointer<xmlChar>? {
+    @inline(__always) func intern(_ from: Int, _ to: Int) -> UnsafePointer<xmlChar>? {
       names.intern(base + from, count: to &- from, in: dict)
     }
     let partCount = scanner.partCount
@@ -68,6 +68,7 @@ extension LibXMLPushParser {
     // The events, in libxml2's order; none after the builder stops the parse. A childless
     // element's text is the text after its (no) last child.
     var running: Bool { !hasHalted && !builder.isStopped }
+    builder.nextElementIsChildless = partCount == 1
     deliverStart(scanner.parts[0], resolved[0], attributes: slots)
     guard running else { return true }
     for child in 1..<partCount {
@@ -168,7 +169,10 @@ final class ReusableBuffer<Element> {
 
 /// Names interned in libxml2's dictionary, remembered by their bytes: a feed has a few dozen
 /// distinct names, and looking each up in the dictionary (hashing it, comparing) cost a tenth
-/// of handing an element over. Direct-mapped; a name found is checked byte for byte.
+/// of handing an element over. Two ways to each of 256 sets, the latest in front, as in
+/// `ElementRouteCache`: direct-mapped in 128 slots, the sixty names of a podcast item (elements,
+/// prefixes, attributes) evicted each other about twelve times an item, each a dictionary
+/// look-up. A name found is checked byte for byte.
 final class InternedNames {
   private struct Entry {
     var name: UnsafePointer<xmlChar>?
@@ -177,9 +181,10 @@ final class InternedNames {
     var head: UInt64 = 0
   }
 
-  private var entries = UnsafeMutablePointer<Entry>.allocate(capacity: 128)
+  private static let setBits = 8
+  private var entries = UnsafeMutablePointer<Entry>.allocate(capacity: 2 << setBits)
 
-  init() { entries.initialize(repeating: Entry(), count: 128) }
+  init() { entries.initialize(repeating: Entry(), count: 2 << Self.setBits) }
 
   deinit { entries.deallocate() }
 
@@ -189,14 +194,30 @@ final class InternedNames {
     -> UnsafePointer<xmlChar>?
   {
     let key = NameKey(bytes, count: count)
-    let entry = entries + key.slot(bits: 7)
-    if let name = entry.pointee.name, entry.pointee.count == count, entry.pointee.head == key.head,
-      count <= 8 || memcmp(name + 8, bytes + 8, count &- 8) == 0
-    {
+    let set = entries + key.slot(bits: Self.setBits) &* 2
+    if let name = Self.match(set, key, bytes, count) { return name }
+    if let name = Self.match(set + 1, key, bytes, count) {
+      // The latest in front.
+      let found = set[1]
+      set[1] = set[0]
+      set[0] = found
       return name
     }
     guard let name = xmlDictLookup(dict, bytes, Int32(count)) else { return nil }
-    entry.pointee = Entry(name: name, count: count, head: key.head)
+    set[1] = set[0]
+    set[0] = Entry(name: name, count: count, head: key.head)
+    return name
+  }
+
+  @inline(__always)
+  private static func match(
+    _ entry: UnsafeMutablePointer<Entry>, _ key: NameKey, _ bytes: UnsafePointer<xmlChar>,
+    _ count: Int
+  ) -> UnsafePointer<xmlChar>? {
+    guard let name = entry.pointee.name, entry.pointee.count == count,
+      entry.pointee.head == key.head,
+      count <= 8 || memcmp(name + 8, bytes + 8, count &- 8) == 0
+    else { return nil }
     return name
   }
 }

@@ -19,49 +19,62 @@ extension JSONLineBuffer {
   ) {
     var previousWritten = false
     var index = 0
+    // The row is read only for a slot that holds a value: most rows of a namespace's table are
+    // empty, and a copy of each row was most of the loop.
     while index < rows.count {
-      let row = rows[index]
       let slot = storage[block &+ index]
       index &+= 1
-      if slot.kind == .empty || (row.options.contains(.typeOfPrevious) && !previousWritten) {
+      if slot.kind == .empty {
         previousWritten = false
         continue
       }
+      let row = rows.baseAddress! + (index &- 1)
+      if row.pointee.options.contains(.typeOfPrevious) && !previousWritten { continue }
       previousWritten = writeRow(row, slot, storage, at: block &+ index &- 1)
     }
   }
 
   /// One row's key and value; false when nothing was written (an empty text, object or list).
+  /// The row by address: passed by value, its 56 bytes were copied to the stack for each call.
   private mutating func writeRow(
-    _ row: RecordTable.PackedRow, _ slot: RecordSlot, _ storage: RecordStorage, at index: Int
+    _ row: UnsafePointer<RecordTable.PackedRow>, _ slot: RecordSlot, _ storage: RecordStorage,
+    at index: Int
   ) -> Bool {
     switch slot.kind {
     case .text:
       let text = storage.text(of: slot)
       guard !text.isEmpty else { return false }
-      appendQuotedKey(row.quotedKey)
+      appendQuotedKey(row.pointee.quotedKey)
       appendString(utf8: text)
     case .rawDate:
-      guard !row.options.contains(.noRawDate) else { return false }
+      guard !row.pointee.options.contains(.noRawDate) else { return false }
       let text = storage.text(of: slot)
       guard !text.isEmpty else { return false }
-      appendQuotedKey(row.quotedRawKey)
+      appendQuotedKey(row.pointee.quotedRawKey)
       appendString(utf8: text)
     case .flag:
-      guard slot.isTrue || !row.options.contains(.onlyWhenTrue) else { return false }
-      appendQuotedKey(row.quotedKey)
+      guard slot.isTrue || !row.pointee.options.contains(.onlyWhenTrue) else { return false }
+      appendQuotedKey(row.pointee.quotedKey)
       appendStatic(slot.isTrue ? "true" : "false")
-    case .object, .list, .box:
+    case .object:
       let start = count
       let hadComma = needsComma
-      appendQuotedKey(row.quotedKey)
-      guard writeValue(slot, storage, at: index, rows: row.rows) else {
+      appendQuotedKey(row.pointee.quotedKey)
+      guard writeObject(slot, storage, rows: row.pointee.rows) else {
+        dropBack(to: start, needsComma: hadComma)
+        return false
+      }
+    case .list, .box:
+      let start = count
+      let hadComma = needsComma
+      appendQuotedKey(row.pointee.quotedKey)
+      guard writeValue(slot, storage, at: index, rows: row.pointee.rows) else {
         dropBack(to: start, needsComma: hadComma)
         return false
       }
     case .integer, .number, .instant:
-      appendQuotedKey(row.quotedKey)
-      _ = writeValue(slot, storage, at: index, rows: row.rows)
+      appendQuotedKey(row.pointee.quotedKey)
+      _ = writeValue(slot, storage, at: index, rows: row.pointee.rows)
     case .empty, .entry:
       return false
     }
@@ -87,15 +100,7 @@ extension JSONLineBuffer {
     case .flag: appendStatic(slot.isTrue ? "true" : "false")
     case .instant: appendInstant(slot.integer)
     case .object:
-      guard !rows.isEmpty else { return false }
-      let hadComma = needsComma
-      appendByte(UInt8(ascii: "{"))
-      let fieldsStart = count
-      needsComma = false
-      writeRows(rows, of: storage, block: slot.block)
-      appendByte(UInt8(ascii: "}"))
-      needsComma = hadComma
-      return count > fieldsStart &+ 1
+      return writeObject(slot, storage, rows: rows)
     case .list:
       let hadComma = needsComma
       appendByte(UInt8(ascii: "["))
@@ -106,9 +111,19 @@ extension JSONLineBuffer {
         let start = count
         needsComma = false
         if start > elementsStart { appendByte(UInt8(ascii: ",")) }
-        if !writeValue(storage[entry &+ 1], storage, at: entry &+ 1, rows: rows) {
-          dropBack(to: start, needsComma: false)
+        // An entry's object or text written here rather than through another `writeValue`:
+        // a call for each of a podcast item's twenty entries.
+        let value = storage[entry &+ 1]
+        let written: Bool
+        switch value.kind {
+        case .object: written = writeObject(value, storage, rows: rows)
+        case .text:
+          let text = storage.text(of: value)
+          written = !text.isEmpty
+          if written { appendString(utf8: text) }
+        default: written = writeValue(value, storage, at: entry &+ 1, rows: rows)
         }
+        if !written { dropBack(to: start, needsComma: false) }
         entry = storage[entry].nextEntry
       }
       needsComma = hadComma
@@ -120,6 +135,23 @@ extension JSONLineBuffer {
       return false
     }
     return true
+  }
+
+  /// An object's `{…}` by its table's `rows`; false when it holds nothing (the caller drops
+  /// what was written).
+  @inline(__always)
+  private mutating func writeObject(
+    _ slot: RecordSlot, _ storage: RecordStorage, rows: UnsafeBufferPointer<RecordTable.PackedRow>
+  ) -> Bool {
+    guard !rows.isEmpty else { return false }
+    let hadComma = needsComma
+    appendByte(UInt8(ascii: "{"))
+    let fieldsStart = count
+    needsComma = false
+    writeRows(rows, of: storage, block: slot.block)
+    appendByte(UInt8(ascii: "}"))
+    needsComma = hadComma
+    return count > fieldsStart &+ 1
   }
 
   /// A boxed value: the types whose shape the rows do not describe.

@@ -61,12 +61,6 @@ struct OutputBytes: ~Copyable {
     count += written
   }
 
-  /// Reverses the bytes from `start` to the end (decimal digits are written backwards).
-  mutating func reverseLast(from start: Int) {
-    var digits = UnsafeMutableBufferPointer(start: base + start, count: count - start)
-    digits.reverse()
-  }
-
   func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
     body(UnsafeRawBufferPointer(start: base, count: count))
   }
