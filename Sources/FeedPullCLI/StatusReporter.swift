@@ -51,7 +51,7 @@ final class StatusReporter: PullRecordSink {
   func receive(contentsOf records: [PullRecord]) {
     inner.receive(contentsOf: records)
     counts.withLock { counts in
-      // By index: each record is read in place, not copied.
+      // By index: no copy of each record for the loop (binding an `end` still copies it).
       for index in records.indices {
         switch records[index] {
         case .feed: break
