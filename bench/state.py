@@ -8,6 +8,7 @@ pulled, the others ending `skipped: not_due`).
 
     bench/state.py [--feedpull .build/release/feedpull] [--runs 5] [--sources 1000000]
     bench/state.py --only-flat --flat "" --flat-http 10000,100000 --runs 3
+    bench/state.py --paired-due-list OLD_FEEDPULL --sources 1000000 --runs 5
 
 Sizes come from feedpull itself pulling local files with --state (the file is checkpointed and
 measured). The large state is made by feedpull for its schema and one pulled row, then filled
@@ -292,6 +293,24 @@ def show(label, walls, rsses, cpus):
           f"{max(rsses) / 1024:.1f}) |")
 
 
+def paired_due_list(feedpull, baseline, work, args):
+    """`--due -i` over the whole list, the baseline and feedpull alternated run by run, so that
+    both meet the same load."""
+    state, listing = big_state(feedpull, work, args.sources, args.due)
+    runs = {baseline: ([], [], []), feedpull: ([], [], [])}
+    for _ in range(args.runs):
+        for binary, figures in runs.items():
+            one = median_run([binary, "-f", "jsonl", "--state", "STATE", "--due", "-i", listing],
+                             state, 1, args.sources)
+            for values, value in zip(figures, one):
+                values.extend(value)
+    print(f"| `--due -i`, {args.sources:,} listed, {args.due:,} due | wall | CPU | peak RSS |")
+    print("| --- | --- | --- | --- |")
+    show(f"baseline ({os.path.basename(baseline)})", *runs[baseline])
+    show(f"now ({os.path.basename(feedpull)})", *runs[feedpull])
+    print(f"(load {os.getloadavg()[0]:.1f} at the end)")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--feedpull", default=".build/release/feedpull")
@@ -303,12 +322,18 @@ def main():
     parser.add_argument("--flat-http", default="10000,100000",
                         help="source counts of the one-shot memory runs over HTTP from nginx "
                         "(empty: none)")
+    parser.add_argument("--paired-due-list", metavar="BASELINE",
+                        help="the `--due -i` runs only, alternating BASELINE (another feedpull "
+                        "binary) and --feedpull run by run over the same state")
     parser.add_argument("--only-flat", action="store_true",
                         help="the one-shot memory runs only (no sizes, no --due runs)")
     args = parser.parse_args()
     feedpull = os.path.abspath(args.feedpull)
     work = tempfile.mkdtemp(prefix="feedpull-state-bench-")
     try:
+        if args.paired_due_list:
+            paired_due_list(feedpull, os.path.abspath(args.paired_due_list), work, args)
+            return
         if not args.only_flat:
             per_source, per_item, raw = sizes(feedpull, work)
             print("| state size | bytes | target |\n| --- | --- | --- |")

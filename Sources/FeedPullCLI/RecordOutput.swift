@@ -141,6 +141,20 @@ private final class RecordFilter: PullRecordSink {
     }
   }
 
+  /// The batch passed on as one, less the kinds not asked for.
+  func receive(contentsOf records: [PullRecord]) {
+    guard !(feeds && items && ends) else { return inner.receive(contentsOf: records) }
+    inner.receive(contentsOf: records.filter(passes))
+  }
+
+  private func passes(_ record: PullRecord) -> Bool {
+    switch record {
+    case .feed: feeds
+    case .item: items
+    case .end: ends
+    }
+  }
+
   func flush() { inner.flush() }
 }
 

@@ -43,32 +43,50 @@ final class StatusReporter: PullRecordSink {
     case .item:
       if showsProgress { counts.withLock { $0.items += 1 } }
     case .end(let end):
-      counts.withLock { counts in
-        counts.done += 1
-        counts.bytes += end.bytes
-        if !end.ok { counts.failures += 1 }
-        var message = ""
-        // Masked only for a line that names it: a quiet pass of a million sources writes none.
-        var source: String { URLPasswordMask.masked(end.source) }
-        if end.error?.kind == .cancelled {
-          counts.cancelled += 1
-        } else if let error = end.error, verbosity != .quiet {
-          message = "feedpull: \(source): \(error.kind.rawValue): \(error.message)\n"
-          // A page's feeds, so that a user in a terminal (`--no-discover`) sees them too.
-          for feed in end.feeds {
-            message +=
-              "feedpull:   links \(URLPasswordMask.masked(feed.url))"
-              + (feed.title.map { " (\($0))" } ?? "") + "\n"
-          }
-        } else if verbosity == .verbose, end.subscription?.skipped == nil {
-          message =
-            "feedpull: \(source): ok, \(StatsRecord.counted(end.items, "item")), "
-            + "\(StatsRecord.counted(Int(end.bytes), "byte"))\n"
+      counts.withLock { counts in count(end, &counts) }
+    }
+  }
+
+  /// The records passed on in one call and counted under one lock (a batch of `not_due` ends).
+  func receive(contentsOf records: [PullRecord]) {
+    inner.receive(contentsOf: records)
+    counts.withLock { counts in
+      // By index: no copy of each record for the loop (binding an `end` still copies it).
+      for index in records.indices {
+        switch records[index] {
+        case .feed: break
+        case .item: counts.items += 1
+        case .end(let end): count(end, &counts)
         }
-        // A source's name, a server's message and a page's titles are others' text.
-        if showsProgress || !message.isEmpty { draw(TerminalText.safe(message), &counts) }
       }
     }
+  }
+
+  /// Counts an `end` and says what a person should see of it.
+  private func count(_ end: EndRecord, _ counts: inout Counts) {
+    counts.done += 1
+    counts.bytes += end.bytes
+    if !end.ok { counts.failures += 1 }
+    var message = ""
+    // Masked only for a line that names it: a quiet pass of a million sources writes none.
+    var source: String { URLPasswordMask.masked(end.source) }
+    if end.error?.kind == .cancelled {
+      counts.cancelled += 1
+    } else if let error = end.error, verbosity != .quiet {
+      message = "feedpull: \(source): \(error.kind.rawValue): \(error.message)\n"
+      // A page's feeds, so that a user in a terminal (`--no-discover`) sees them too.
+      for feed in end.feeds {
+        message +=
+          "feedpull:   links \(URLPasswordMask.masked(feed.url))"
+          + (feed.title.map { " (\($0))" } ?? "") + "\n"
+      }
+    } else if verbosity == .verbose, end.subscription?.skipped == nil {
+      message =
+        "feedpull: \(source): ok, \(StatsRecord.counted(end.items, "item")), "
+        + "\(StatsRecord.counted(Int(end.bytes), "byte"))\n"
+    }
+    // A source's name, a server's message and a page's titles are others' text.
+    if showsProgress || !message.isEmpty { draw(TerminalText.safe(message), &counts) }
   }
 
   /// Records go out with the progress line taken down first and drawn again after, so that on

@@ -30,6 +30,18 @@ public final class JSONLinesWriter: PullRecordSink {
     }
   }
 
+  /// Encodes the records under one lock, in order, as `receive` would one by one.
+  public func receive(contentsOf records: [PullRecord]) {
+    pending.withLock { buffer in
+      // By index: each record is read in place, where `for record in` copied it (a retain
+      // and a release of every field).
+      for index in records.indices {
+        JSONLinesEncoding.append(records[index], to: &buffer)
+        if buffer.bytes.count >= highWater { write(&buffer) }
+      }
+    }
+  }
+
   /// Writes every pending line to the file descriptor in one `write`; after a failed write it drops
   /// them (see `failed`).
   public func flush() {

@@ -10,9 +10,20 @@ public protocol PullRecordSink: Sendable {
   /// One record, as soon as it is known; it must not block for long, as the parse of its source
   /// waits meanwhile.
   func receive(_ record: PullRecord)
+  /// Several records at once, in order, as if received one by one: a scheduler's batch of
+  /// sources that end without a pull (a million `not_due` ends of `--due -i`), where a lock and
+  /// a call per record were a large part of the run. By default one `receive` each.
+  func receive(contentsOf records: [PullRecord])
   /// A batch boundary (the end of a parsed chunk, the end of a source): what was received may
   /// be written out now. Writers batch records between flushes into one `write`.
   func flush()
+}
+
+extension PullRecordSink {
+  /// One `receive` a record, in order.
+  public func receive(contentsOf records: [PullRecord]) {
+    for record in records { receive(record) }
+  }
 }
 
 /// Keeps every record in memory, for tests and for small embedders.

@@ -26,4 +26,15 @@ extension SkippedEnd {
     if fields != SubscriptionEndFields() { end.subscription = fields }
     return end
   }
+
+  /// The kind of the error its `end` carries (`record.error?.kind`; a test holds them equal);
+  /// nil for an `ok` one. The run counts a batch of skipped ends from this, without reading
+  /// their records again.
+  var errorKind: PullError.Kind? {
+    switch why {
+    case .notDue, .inProgress: nil
+    case .gone, .held: .deferred
+    case .cancelled: .cancelled
+    }
+  }
 }

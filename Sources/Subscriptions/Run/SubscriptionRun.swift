@@ -251,14 +251,25 @@ public final class SubscriptionRun: Sendable {
   func feed(_ first: SchedulerEvent) {
     var events = [first]
     var wroteSkipped = false
+    // The `.skip` actions in a row (a claim's batch of names not due), written as one.
+    var skipped: [SkippedEnd] = []
     while !events.isEmpty {
       let event = events.removeFirst()
       let now = time
       let actions = state.withLock { $0.scheduler.handle(event, at: now) }
       for action in actions {
-        if case .skip = action { wroteSkipped = true }
+        if case .skip(let end) = action {
+          skipped.append(end)
+          wroteSkipped = true
+          continue
+        }
+        // Written before any other action, so that every record keeps its place.
+        if !skipped.isEmpty { write(skipped) }
+        skipped.removeAll(keepingCapacity: true)
         if let answer = perform(action, at: now) { events.append(answer) }
       }
+      if !skipped.isEmpty { write(skipped) }
+      skipped.removeAll(keepingCapacity: true)
     }
     if wroteSkipped { sink.flush() }
   }
@@ -291,7 +302,7 @@ public final class SubscriptionRun: Sendable {
     case .start(let planned):
       return start(planned)
     case .skip(let skipped):
-      write(skipped)
+      write([skipped])
     case .postpone(let source, let until, let reason):
       tolerate { () throws(StoreError) in
         try leasing.postpone(source, until: until, reason: reason)
