@@ -81,6 +81,32 @@ import Testing
         text.unicodeScalars.filter { $0.value >= 0x20 || [0x09, 0x0A, 0x0D].contains($0.value) }))
   }
 
+  /// A number with a fraction is written as Swift's shortest text that reads back as it
+  /// (`description`), whether through the short path for tenths and hundredths or not.
+  @Test func fractionsAreWrittenAsDescriptionWrites() {
+    var values: [Double] = [
+      0.01, 0.05, 0.1, 0.5, 1.5, 45.25, 73.05, 99.99, 0.3, 2.675, 1e-5, 0.001, 0.015, 1.005,
+      123_456_789.5, 99_999_999_999.5, 1e11 + 0.5, 1e12 + 0.25, 1.0 / 3, 0.1 + 0.2, 4.35, 8.2,
+    ]
+    for hundredths in 1..<5_000 where hundredths % 100 != 0 {
+      values.append(Double(hundredths) / 100)
+      values.append(Double(hundredths) * 0.01)
+      values.append(Double(hundredths) / 10)
+      values.append(Double(hundredths) / 1000)
+      values.append(Double(hundredths) / 100 + 1_000_000)
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<5_000 {
+      values.append(Double.random(in: -1e6...1e6, using: &generator))
+      values.append((Double.random(in: -1e9...1e9, using: &generator) * 100).rounded() / 100)
+    }
+    for value in values + values.map({ -$0 }) where value != value.rounded() {
+      var buffer = JSONLineBuffer()
+      buffer.appendNumber(value)
+      #expect(String(decoding: buffer.bytes.array, as: UTF8.self) == value.description)
+    }
+  }
+
   @Test func controlCharactersAreRemovedAndTheRestEscaped() {
     var end = EndRecord(source: "a\u{1B}[2Jb\u{0}\u{7F}\u{9B}\r")
     end.bytes = 0
