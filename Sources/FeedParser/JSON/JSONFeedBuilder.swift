@@ -196,9 +196,9 @@ final class JSONFeedBuilder: JSONEventHandler {
 
   // MARK: Values
 
-  func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  func jsonString(_ bytes: UnsafeBufferPointer<UInt8>, mayHoldControls: Bool) -> Bool {
     // yajl decodes `\u001b` into the byte itself: controls go here, as XML's do before libxml2.
-    guard ControlCharacters.firstControl(bytes) == nil else {
+    guard !mayHoldControls || ControlCharacters.firstControl(bytes) == nil else {
       var scratch: [UInt8] = []
       swap(&scratch, &controlFreeScratch)
       defer { swap(&scratch, &controlFreeScratch) }

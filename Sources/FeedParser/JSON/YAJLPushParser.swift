@@ -7,7 +7,9 @@ protocol JSONEventHandler: AnyObject {
   func jsonBool(_ value: Bool) -> Bool
   /// A number as the document writes it (yajl never rounds it).
   func jsonNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool
-  func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool
+  /// A string value; `mayHoldControls` is false when it is known to hold no C0 control but
+  /// tab, LF and CR (`JSONStringBypass` read it), so that the handler need not look.
+  func jsonString(_ bytes: UnsafeBufferPointer<UInt8>, mayHoldControls: Bool) -> Bool
   func jsonStartObject() -> Bool
   func jsonKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool
   func jsonEndObject() -> Bool
@@ -21,7 +23,9 @@ protocol JSONEventHandler: AnyObject {
 /// yajl keeps a token cut by a chunk boundary (a string, a number, a literal) in its own buffer
 /// and reports it whole once it ends, so the events do not depend on how the text was split;
 /// a string is therefore held whole until its closing quote, which `--max-bytes` bounds.
-/// Strings are checked to be UTF-8 (yajl's default), so what the handler receives is valid.
+/// Strings are checked to be UTF-8 before they get here (`JSONFeedReader`), so what the handler
+/// receives is valid. Most strings are not lexed by yajl at all: `JSONStringBypass` reads them
+/// first and yajl parses a placeholder in their place.
 final class YAJLPushParser {
   /// Why the parse stopped, when it did.
   enum Stop: Equatable {
@@ -35,9 +39,12 @@ final class YAJLPushParser {
   /// The handler, boxed so that yajl's context pointer stays valid while the parser lives.
   private let box: HandlerBox
   private(set) var stop: Stop?
+  /// False only in tests that compare the bypass with yajl reading every string itself.
+  private let bypassesStrings: Bool
 
-  init?(handler: any JSONEventHandler) {
+  init?(handler: any JSONEventHandler, bypassesStrings: Bool = true) {
     box = HandlerBox(handler)
+    self.bypassesStrings = bypassesStrings
     let context = Unmanaged.passUnretained(box).toOpaque()
     guard let handle = yajl_alloc(YAJLPushParser.callbackTable, nil, context) else { return nil }
     self.handle = handle
@@ -53,7 +60,13 @@ final class YAJLPushParser {
   /// Parses the next chunk; does nothing once stopped.
   func push(_ bytes: UnsafeRawBufferPointer) {
     guard stop == nil, let handle, let base = bytes.baseAddress, bytes.count > 0 else { return }
-    let status = yajl_parse(handle, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+    guard bypassesStrings else {
+      return record(yajl_parse(handle, base.assumingMemoryBound(to: UInt8.self), bytes.count))
+    }
+    let bypass = box.bypass
+    let text = bypass.rewrite(bytes)
+    let status = yajl_parse(handle, text.baseAddress, text.count)
+    bypass.endChunk()
     record(status)
   }
 
@@ -89,6 +102,8 @@ final class YAJLPushParser {
   /// borrow without a retain.
   private final class HandlerBox {
     let handler: any JSONEventHandler
+    /// The strings read before yajl, which its string and key callbacks resolve.
+    let bypass = JSONStringBypass()
     init(_ handler: any JSONEventHandler) { self.handler = handler }
   }
 
@@ -103,6 +118,17 @@ final class YAJLPushParser {
   ) -> Int32 {
     Unmanaged<HandlerBox>.fromOpaque(context!)._withUnsafeGuaranteedRef { event($0.handler) }
       ? 1 : 0
+  }
+
+  /// `withHandler` for a string or key, with the string that yajl's placeholder stands for.
+  @inline(__always)
+  private static func withString(
+    _ context: UnsafeMutableRawPointer?, _ bytes: UnsafeBufferPointer<UInt8>,
+    _ event: (any JSONEventHandler, UnsafeBufferPointer<UInt8>, Bool) -> Bool
+  ) -> Int32 {
+    Unmanaged<HandlerBox>.fromOpaque(context!)._withUnsafeGuaranteedRef { box in
+      box.bypass.resolve(bytes) { event(box.handler, $0, $1) }
+    } ? 1 : 0
   }
 
   private static func buffer(_ bytes: UnsafePointer<UInt8>?, _ count: Int)
@@ -130,11 +156,11 @@ final class YAJLPushParser {
       return withHandler(context) { $0.jsonNumber(buffer(bytes, count)) }
     }
     callbacks.yajl_string = { context, bytes, count in
-      withHandler(context) { $0.jsonString(buffer(bytes, count)) }
+      withString(context, buffer(bytes, count)) { $0.jsonString($1, mayHoldControls: $2) }
     }
     callbacks.yajl_start_map = { context in withHandler(context) { $0.jsonStartObject() } }
     callbacks.yajl_map_key = { context, bytes, count in
-      withHandler(context) { $0.jsonKey(buffer(bytes, count)) }
+      withString(context, buffer(bytes, count)) { handler, key, _ in handler.jsonKey(key) }
     }
     callbacks.yajl_end_map = { context in withHandler(context) { $0.jsonEndObject() } }
     callbacks.yajl_start_array = { context in withHandler(context) { $0.jsonStartArray() } }
