@@ -6,7 +6,8 @@
 // and in seeded random chunks (prepared ahead on a queue of their own, as files are); the two
 // must hand over the same events and the same result, so the fuzzer finds chunk-boundary and
 // hand-over bugs as well as crashes. The whole document is also parsed
-// with libxml2 reading every CDATA section itself, which must change nothing.
+// with libxml2 reading every CDATA section itself, which must change nothing, and its UTF-8
+// prefix goes through yajl with and without the strings read before it (`JSONStringBypass`).
 
 #if canImport(Glibc)
   import Glibc
@@ -66,9 +67,77 @@ public func fuzzFeedParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     preconditionFailure("FeedDocumentParser depends on the chunking")
   }
 
+  fuzzJSONStrings(document, seed: seed)
   _ = FeedDateParser.parse(String(decoding: document.prefix(64), as: UTF8.self))
   fuzzHTML(document.assumingMemoryBound(to: UInt8.self))
   return 0
+}
+
+/// The document's well-formed UTF-8 prefix (what `JSONFeedReader` lets reach yajl) through
+/// yajl in seeded chunks, with `JSONStringBypass` reading the strings and without: the events,
+/// the strings and the stop must be the same.
+private func fuzzJSONStrings(_ document: UnsafeRawBufferPointer, seed: UInt64) {
+  let text = UnsafeRawBufferPointer(
+    rebasing: document[..<UTF8Repair.wellFormedPrefix(document).end])
+  var sizes: [Int] = []
+  var seed = seed
+  var remaining = text.count
+  while remaining > 0 {
+    seed ^= seed << 13
+    seed ^= seed >> 7
+    seed ^= seed << 17
+    let size = 1 + Int(seed % UInt64(min(remaining, 512)))
+    sizes.append(size)
+    remaining -= size
+  }
+  let bypassed = jsonEvents(text, sizes: sizes, bypassesStrings: true)
+  let yajlAlone = jsonEvents(text, sizes: sizes, bypassesStrings: false)
+  if bypassed != yajlAlone {
+    fputs("bypassed:   \(bypassed)\n", stderr)
+    fputs("yajl alone: \(yajlAlone)\n", stderr)
+    preconditionFailure("reading strings before yajl changed the events")
+  }
+}
+
+private func jsonEvents(_ text: UnsafeRawBufferPointer, sizes: [Int], bypassesStrings: Bool)
+  -> [String]
+{
+  let recorder = JSONEventRecorder()
+  guard let parser = YAJLPushParser(handler: recorder, bypassesStrings: bypassesStrings) else {
+    return []
+  }
+  var offset = 0
+  for size in sizes {
+    parser.push(UnsafeRawBufferPointer(rebasing: text[offset..<offset + size]))
+    offset += size
+  }
+  parser.finish()
+  return recorder.events + ["stop: \(String(describing: parser.stop))"]
+}
+
+/// Every JSON event as text, strings as their bytes (a string said to hold no control must not).
+private final class JSONEventRecorder: JSONEventHandler {
+  var events: [String] = []
+
+  func jsonNull() -> Bool { record("null") }
+  func jsonBool(_ value: Bool) -> Bool { record("bool \(value)") }
+  func jsonNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool { record("number \(Array(text))") }
+  func jsonString(_ bytes: UnsafeBufferPointer<UInt8>, mayHoldControls: Bool) -> Bool {
+    if !mayHoldControls, ControlCharacters.firstControl(bytes) != nil {
+      preconditionFailure("a string said to hold no control holds one")
+    }
+    return record("string \(Array(bytes))")
+  }
+  func jsonStartObject() -> Bool { record("{") }
+  func jsonKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { record("key \(Array(bytes))") }
+  func jsonEndObject() -> Bool { record("}") }
+  func jsonStartArray() -> Bool { record("[") }
+  func jsonEndArray() -> Bool { record("]") }
+
+  private func record(_ event: String) -> Bool {
+    events.append(event)
+    return true
+  }
 }
 
 /// The document as the HTML of a field: the sanitizer's output must be safe as it is (a second
