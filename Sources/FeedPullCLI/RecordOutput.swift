@@ -147,6 +147,11 @@ private final class RecordFilter: PullRecordSink {
     inner.receive(contentsOf: records.filter(passes))
   }
 
+  /// Passed on as one batch when `end`s are asked for, else dropped.
+  func receive(unpulled ends: any UnpulledEndBatch) {
+    if self.ends { inner.receive(unpulled: ends) }
+  }
+
   private func passes(_ record: PullRecord) -> Bool {
     switch record {
     case .feed: feeds

@@ -62,6 +62,19 @@ final class StatusReporter: PullRecordSink {
     }
   }
 
+  /// Ends of sources not pulled, passed on as one batch and counted together: each is `ok`
+  /// with nothing to say of it (a `not_due` end's `-v` line is the run's notice), so only the
+  /// progress line moves, drawn once for the batch where a million such ends drew it a million
+  /// times.
+  func receive(unpulled ends: any UnpulledEndBatch) {
+    inner.receive(unpulled: ends)
+    guard ends.count > 0 else { return }
+    counts.withLock { counts in
+      counts.done += ends.count
+      if showsProgress { draw("", &counts) }
+    }
+  }
+
   /// Counts an `end` and says what a person should see of it.
   private func count(_ end: EndRecord, _ counts: inout Counts) {
     counts.done += 1

@@ -191,6 +191,18 @@ final class CurlEasy {
     return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
   }
 
+  /// Makes the handle as new for another transfer (`curl_easy_reset`: every option back to its
+  /// default; the buffers curl allocated for it, and its caches, kept). Only for a handle no
+  /// multi handle holds.
+  func reset() {
+    audit.check()
+    curl_easy_reset(handle)
+    curl_slist_free_all(headerList)
+    headerList = nil
+    errorBuffer[0] = 0
+    _ = fp_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+  }
+
   func cleanup() {
     audit.check()
     curl_easy_cleanup(handle)

@@ -51,12 +51,14 @@ final class RunningTransfer {
   /// Records a step of the transfer's life (see `TransferLifecycle`).
   func handle(_ event: TransferLifecycle.Event) { lifecycle.handle(event) }
 
-  /// Creates and configures the easy handle. `context` is this object, unretained: the worker
-  /// keeps it alive for as long as the handle exists.
-  func makeHandle(audit: CurlThreadAudit, share: CurlShare?, context: UnsafeMutableRawPointer)
-    -> CurlEasy?
-  {
-    guard let easy = CurlEasy(audit: audit) else { return nil }
+  /// Configures an easy handle: `spare` (one an earlier transfer gave back, reset) or a new one.
+  /// `context` is this object, unretained: the worker keeps it alive for as long as the handle
+  /// is this transfer's.
+  func makeHandle(
+    audit: CurlThreadAudit, share: CurlShare?, context: UnsafeMutableRawPointer,
+    spare: CurlEasy? = nil
+  ) -> CurlEasy? {
+    guard let easy = spare ?? CurlEasy(audit: audit) else { return nil }
     self.easy = easy
     TransferOptions.apply(request, policy: policy, to: easy)
     if let share { easy.setShare(share) }
@@ -214,10 +216,11 @@ final class RunningTransfer {
     lifecycle.handle(.abort(Self.cancelled))
   }
 
-  /// Frees the easy handle.
-  func releaseHandle() {
-    easy?.cleanup()
-    easy = nil
+  /// Gives up the easy handle (the caller frees it or keeps it for another transfer); no multi
+  /// handle may hold it any more.
+  func takeHandle() -> CurlEasy? {
+    defer { easy = nil }
+    return easy
   }
 
   static let cancelled = TransferError(kind: .cancelled, message: "cancelled")

@@ -25,6 +25,10 @@ final class WorkerLoop {
   private var waiting: [TransferID: RunningTransfer] = [:]
   private var running: [UnsafeMutableRawPointer: RunningTransfer] = [:]
   private var runningByID: [TransferID: RunningTransfer] = [:]
+  /// Easy handles of ended transfers, reset for the next ones (at most `maxInFlight`): a new
+  /// handle per transfer cost an allocation of curl's state and buffers and their first
+  /// touches each time (a 304 is little more than that); a reset one keeps them.
+  private var spareHandles: [CurlEasy] = []
   /// Set once `stop` has torn curl down; the thread's loop then ends.
   private(set) var isDone = false
 
@@ -100,6 +104,7 @@ final class WorkerLoop {
       }
     }
     admit()
+    runTimeoutsDueNow()
   }
 
   /// Some of curl's sockets are ready: tell curl, reap, and let the source report again.
@@ -118,6 +123,7 @@ final class WorkerLoop {
       }
     }
     reapFinished()
+    runTimeoutsDueNow()
     pump.rearm()
   }
 
@@ -130,6 +136,26 @@ final class WorkerLoop {
     pump?.clearDeadline()
     multi.socketAction(CURL_SOCKET_TIMEOUT, 0)
     reapFinished()
+    runTimeoutsDueNow()
+  }
+
+  /// Runs curl's timeout here, before the worker returns to its run loop, while curl asks for it
+  /// at once (it does for every transfer added: its request is sent from the timeout), instead
+  /// of moving the timer to now and back. Never from inside a curl callback: called last by each
+  /// event of the run loop. A few rounds at most; a request left then goes to the timer.
+  private func runTimeoutsDueNow() {
+    guard let pump, !isDone else { return }
+    var rounds = 0
+    while pump.takeTimeoutNow() {
+      guard rounds < Self.drainRounds else {
+        pump.fireSoon()
+        return
+      }
+      rounds += 1
+      multi.socketAction(CURL_SOCKET_TIMEOUT, 0)
+      reapFinished()
+      if isDone { return }
+    }
   }
 
   // MARK: Transfers
@@ -162,6 +188,7 @@ final class WorkerLoop {
   private func admissionTimerFired() {
     admissionTimer?.fireDate = .distantFuture
     admit()
+    runTimeoutsDueNow()
   }
 
   private func start(_ transfer: RunningTransfer) {
@@ -175,7 +202,10 @@ final class WorkerLoop {
       return
     }
     let context = Unmanaged.passUnretained(transfer).toOpaque()
-    guard let easy = transfer.makeHandle(audit: audit, share: share, context: context) else {
+    guard
+      let easy = transfer.makeHandle(
+        audit: audit, share: share, context: context, spare: spareHandles.popLast())
+    else {
       admission.finished(host: transfer.hostKey)
       end(transfer, .failure(TransferError(kind: .network, message: "curl_easy_init failed")))
       return
@@ -273,7 +303,7 @@ final class WorkerLoop {
   /// Tells the delegate, exactly once, and forgets the transfer.
   private func end(_ transfer: RunningTransfer, _ outcome: Result<Void, TransferError>) {
     let summary = transfer.summary()
-    transfer.releaseHandle()
+    if let easy = transfer.takeHandle() { recycle(easy) }
     transfer.handle(.ended)
     switch outcome {
     case .success: transfer.delegate.transfer(transfer.id, didFinish: summary)
@@ -282,6 +312,14 @@ final class WorkerLoop {
     }
     inbox.settleCancel(transfer.id)
     inbox.transferEnded()
+  }
+
+  /// Keeps an ended transfer's handle, reset, for the next transfer, or frees it when enough
+  /// are kept. Its transfer must be out of the multi handle (`detach`), or never in it.
+  private func recycle(_ easy: CurlEasy) {
+    guard !isDone, spareHandles.count < configuration.maxInFlight else { return easy.cleanup() }
+    easy.reset()
+    spareHandles.append(easy)
   }
 
   /// Cancels everything, then tears curl down here on its own thread while the socket callback's
@@ -296,6 +334,8 @@ final class WorkerLoop {
       detach(transfer)
       end(transfer, .failure(RunningTransfer.cancelled))
     }
+    for easy in spareHandles { easy.cleanup() }
+    spareHandles = []
     multi.cleanup()
     // After the multi handle: every easy handle that used the share is gone by now.
     share?.cleanup()

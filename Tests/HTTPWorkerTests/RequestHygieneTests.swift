@@ -65,6 +65,34 @@ import Testing
     #expect(sent.headers["if-modified-since"] == nil)
   }
 
+  /// The worker reuses an ended transfer's easy handle (reset) for the next one: nothing of the
+  /// earlier request may ride along (validators, credentials, a header of its own, its agent).
+  @Test func aReusedHandleCarriesNothingOfTheTransferBefore() throws {
+    let server = try LoopbackHTTPServer(routes: ["/a": .ok("<rss/>"), "/b": .ok("<rss/>")])
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
+    defer { worker.stop() }
+    var first = TransferRequest(server, "/a")
+    first.ifNoneMatch = "\"v1\""
+    first.ifModifiedSince = "Sat, 29 Oct 1994 19:43:31 GMT"
+    first.credentials = BasicCredentials(user: "user", password: "secret")
+    first.headers = [try HTTPHeader(name: "X-First", value: "1")]
+    first.userAgent = "first-agent"
+    for request in [first, TransferRequest(server, "/b")] {
+      let log = TransferLog()
+      worker.add(request, delegate: LoggingDelegate(log))
+      #expect(log.ended.wait(timeout: 10), "transfer did not end")
+      #expect(log.error == nil)
+    }
+    #expect(server.requests.count == 2)
+    let sent = try #require(server.requests.last)
+    #expect(sent.target == "/b")
+    for name in ["if-none-match", "if-modified-since", "authorization", "x-first"] {
+      #expect(sent.headers[name] == nil, "\(name) carried over")
+    }
+    #expect(sent.headers["user-agent"] != "first-agent")
+    #expect(server.requests.first?.headers["x-first"] == "1")
+  }
+
   @Test(arguments: [
     ("https://a/x", "http://a/y", true), ("https://a/x", "HTTP://b/", true),
     ("https://a/x", " http://a/y", true), ("https://a/x", "/y", false),

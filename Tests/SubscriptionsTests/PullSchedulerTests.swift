@@ -389,6 +389,20 @@ import Testing
           ["skip c not_due @300 item_rate", "wake @300", "notice idle @300 c item_rate"]),
       ]),
     Case(
+      name: "a source in flight that leaves the list and comes back is not claimed until it ends",
+      configuration: watch(slots: 1), names: ["a", "b"],
+      steps: [
+        at(0, .start, ["claim a,b due limit 2"]),
+        at(
+          0, .claimed([.granted(state("a")), .notDue(at: moment(600), reason: .ttl)], holds: [:]),
+          ["skip b not_due @600 ttl", "start a", "wake @600 +20s"]),
+        at(10, .reload(SourceList(["b"])), ["notice reloaded +0 -1 =1"]),
+        at(
+          20, .reload(SourceList(["b", "a"])),
+          ["notice reloaded +1 -0 =2", "renew a", "wake @600 +40s"]),
+        at(30, ended("a"), ["wake @600", "notice idle @600 b ttl"]),
+      ]),
+    Case(
       name: "a stopped watch cancels what runs, gives back what waits, and writes no more ends",
       configuration: watch(slots: 1), names: ["a", "b"],
       steps: [

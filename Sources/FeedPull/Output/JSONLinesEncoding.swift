@@ -48,7 +48,43 @@ enum JSONLinesEncoding {
     withExtendedLifetime(storage) { object.writeRows(itemTable, of: storage, block: 0) }
   }
 
+  /// Appends end number `index` of `ends` and its newline to `buffer`: the bytes of
+  /// `.end(ends.record(at: index))`, written from the name and the added fields without making
+  /// the record's out-of-line part or boxing the fields.
+  static func append(
+    _ ends: some UnpulledEndBatch, at index: Int, to buffer: inout JSONLineBuffer
+  ) {
+    buffer.line { object in
+      // The pipeline's fields of an end not pulled are those of an empty record: written by the
+      // same code as any end's, so the two cannot drift apart.
+      writePipelineFields(EndRecord(source: ends.source(at: index)), to: &object)
+      withUnsafeMutablePointer(to: &object) { pointer in
+        var writer = EndRecordFieldWriter(pointer)
+        ends.writeAddedFields(at: index, to: &writer)
+      }
+      // No `error`: an unpulled end is `ok`.
+    }
+  }
+
   private static func write(_ record: EndRecord, to object: inout JSONLineBuffer) {
+    writePipelineFields(record, to: &object)
+    if let added = record.addedFields {
+      withUnsafeMutablePointer(to: &object) { pointer in
+        var writer = EndRecordFieldWriter(pointer)
+        added.write(to: &writer)
+      }
+    }
+    if let error = record.error {
+      object.object("error") { object in
+        object.field("kind", error.kind.rawValue)
+        object.field("message", error.message)
+        object.field("status", error.status)
+      }
+    }
+  }
+
+  /// An `end`'s fields up to those a layer above adds.
+  private static func writePipelineFields(_ record: EndRecord, to object: inout JSONLineBuffer) {
     object.field("type", "end")
     object.field("source", URLPasswordMask.masked(record.source))
     object.field("url", record.url.map(URLPasswordMask.masked))
@@ -70,19 +106,6 @@ enum JSONLinesEncoding {
       object.field("url", URLPasswordMask.masked(feed.url))
       object.field("type", feed.type)
       object.field("title", feed.title)
-    }
-    if let added = record.addedFields {
-      withUnsafeMutablePointer(to: &object) { pointer in
-        var writer = EndRecordFieldWriter(pointer)
-        added.write(to: &writer)
-      }
-    }
-    if let error = record.error {
-      object.object("error") { object in
-        object.field("kind", error.kind.rawValue)
-        object.field("message", error.message)
-        object.field("status", error.status)
-      }
     }
   }
 }

@@ -42,6 +42,22 @@ public final class JSONLinesWriter: PullRecordSink {
     }
   }
 
+  /// Encodes the ends under one lock, in order, from their names and fields: no `EndRecord`
+  /// is made (the bytes are those of `receive(contentsOf: ends.records)`).
+  public func receive(unpulled ends: any UnpulledEndBatch) {
+    encode(ends)
+  }
+
+  /// `receive(unpulled:)` with the batch's type opened once, not once per end.
+  private func encode(_ ends: some UnpulledEndBatch) {
+    pending.withLock { buffer in
+      for index in 0..<ends.count {
+        JSONLinesEncoding.append(ends, at: index, to: &buffer)
+        if buffer.bytes.count >= highWater { write(&buffer) }
+      }
+    }
+  }
+
   /// Writes every pending line to the file descriptor in one `write`; after a failed write it drops
   /// them (see `failed`).
   public func flush() {

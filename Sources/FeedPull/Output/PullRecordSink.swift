@@ -14,6 +14,11 @@ public protocol PullRecordSink: Sendable {
   /// sources that end without a pull (a million `not_due` ends of `--due -i`), where a lock and
   /// a call per record were a large part of the run. By default one `receive` each.
   func receive(contentsOf records: [PullRecord])
+  /// The `end`s of sources that ended `ok` without a pull, in order, as if each were received
+  /// as `record(at:)`: kept compact so that a million of them cost no `EndRecord` each
+  /// (`UnpulledEndBatch`). By default the records are made and passed to
+  /// `receive(contentsOf:)`, so a sink written before this existed sees what it always saw.
+  func receive(unpulled ends: any UnpulledEndBatch)
   /// A batch boundary (the end of a parsed chunk, the end of a source): what was received may
   /// be written out now. Writers batch records between flushes into one `write`.
   func flush()
@@ -23,6 +28,11 @@ extension PullRecordSink {
   /// One `receive` a record, in order.
   public func receive(contentsOf records: [PullRecord]) {
     for record in records { receive(record) }
+  }
+
+  /// Each end as its `EndRecord`, through `receive(contentsOf:)`.
+  public func receive(unpulled ends: any UnpulledEndBatch) {
+    receive(contentsOf: ends.records)
   }
 }
 

@@ -65,31 +65,46 @@ public final class TextWriter: PullRecordSink {
   public func receive(_ record: PullRecord) {
     state.withLock { state in
       let source = record.source
-      var text = ""
       switch record {
       case .feed(let feed):
         if let title = feed.channel.title {
           state.titles[source] = plainText(title, feed.channel.titleType)
         }
       case .item(let item):
-        text = heading(source, &state) + lines(for: item.item)
+        place(heading(source, &state) + lines(for: item.item), of: source, &state)
       case .end:
-        if style.headsQuietSources { text = heading(source, &state) }
-        state.headed.remove(source)
-        state.titles[source] = nil
+        end(source, &state)
       }
-      guard !text.isEmpty || record.isEnd else { return }
-      if state.current == nil { state.current = source }
-      if state.current == source {
-        state.pending.append(contentsOf: text.utf8)
-      } else if let index = state.waiting.firstIndex(where: { $0.source == source }) {
-        state.waiting[index].lines.append(contentsOf: text.utf8)
-      } else {
-        state.waiting.append((source, Array(text.utf8)))
-      }
-      if record.isEnd {
-        if state.current == source { takeNextTurn(&state) } else { state.ended.insert(source) }
-      }
+    }
+  }
+
+  /// Each end as a record's would be (a heading with `-v`, the source's turn given up), under
+  /// one lock, from the names alone.
+  public func receive(unpulled ends: any UnpulledEndBatch) {
+    state.withLock { state in
+      for index in 0..<ends.count { end(ends.source(at: index), &state) }
+    }
+  }
+
+  /// A source's end: its heading when quiet sources are headed, and its turn over.
+  private func end(_ source: String, _ state: inout State) {
+    let text = style.headsQuietSources ? heading(source, &state) : ""
+    state.headed.remove(source)
+    state.titles[source] = nil
+    place(text, of: source, &state)
+    if state.current == source { takeNextTurn(&state) } else { state.ended.insert(source) }
+  }
+
+  /// Queues `text` of `source`: out at the next flush when it is the source speaking (or none
+  /// is), else kept until its turn.
+  private func place(_ text: String, of source: String, _ state: inout State) {
+    if state.current == nil { state.current = source }
+    if state.current == source {
+      state.pending.append(contentsOf: text.utf8)
+    } else if let index = state.waiting.firstIndex(where: { $0.source == source }) {
+      state.waiting[index].lines.append(contentsOf: text.utf8)
+    } else {
+      state.waiting.append((source, Array(text.utf8)))
     }
   }
 
@@ -156,12 +171,5 @@ public final class TextWriter: PullRecordSink {
     let minutes = seconds / 60 % 60
     if hours > 0 { return "\(hours):\(two(minutes)):\(two(seconds % 60))" }
     return "\(minutes):\(two(seconds % 60))"
-  }
-}
-
-extension PullRecord {
-  fileprivate var isEnd: Bool {
-    if case .end = self { return true }
-    return false
   }
 }

@@ -6,14 +6,9 @@ extension SkippedEnd {
   /// held), `cancelled` when the run stopped before it started.
   var record: EndRecord {
     var end = EndRecord(source: source)
-    var fields = SubscriptionEndFields()
-    fields.nextCheckAt = nextCheckAt
-    fields.nextCheckReason = reason
-    fields.errorsInRow = errorsInRow
-    fields.movedTo = movedTo
+    let fields = self.fields
     switch why {
-    case .notDue: fields.skipped = .notDue
-    case .inProgress: fields.skipped = .inProgress
+    case .notDue, .inProgress: break
     case .gone:
       end.error = PullError(
         kind: .deferred, message: "the source is gone (410); --force pulls it again")
@@ -25,6 +20,22 @@ extension SkippedEnd {
     }
     if fields != SubscriptionEndFields() { end.subscription = fields }
     return end
+  }
+
+  /// The subscription layer's fields of its `end`: the next check, the errors in a row, a
+  /// move, and `skipped` for an `ok` one. Made on the stack for each end a batch writes.
+  var fields: SubscriptionEndFields {
+    var fields = SubscriptionEndFields()
+    fields.nextCheckAt = nextCheckAt
+    fields.nextCheckReason = reason
+    fields.errorsInRow = errorsInRow
+    fields.movedTo = movedTo
+    switch why {
+    case .notDue: fields.skipped = .notDue
+    case .inProgress: fields.skipped = .inProgress
+    case .gone, .held, .cancelled: break
+    }
+    return fields
   }
 
   /// The kind of the error its `end` carries (`record.error?.kind`; a test holds them equal);
