@@ -79,20 +79,26 @@ enum HTMLCharacterReference {
 
   /// A reference to one of the common names (`commonName`) at `start`, known from one load of
   /// the eight bytes after the `&`: where it ends and its character. Nil for anything else
-  /// (then the name is read byte by byte), and near the end of the input.
+  /// (then the name is read byte by byte).
   @inline(__always)
   private static func commonReference(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (
     end: Int, utf8: UInt64, count: Int
   )? {
-    guard start &+ 9 <= input.count else { return nil }
-    let word = UnsafeRawPointer(input.baseAddress! + (start &+ 1)).loadUnaligned(as: UInt64.self)
+    // Up to eight bytes (a reference often ends its text: `&hellip;</p>`), the rest zero.
+    let available = input.count &- start &- 1
+    guard available >= 3 else { return nil }
+    let name = input.baseAddress! + (start &+ 1)
+    let word =
+      available >= 8
+      ? UnsafeRawPointer(name).loadUnaligned(as: UInt64.self)
+      : ByteWord.load(name, count: available)
     // The first `;` is exact (`ByteWord.matches`); the name is every byte before it.
     let semicolons = ByteWord.matches(word, UInt8(ascii: ";"))
     guard semicolons != 0 else { return nil }
     let length = ByteWord.firstMatch(semicolons)
     guard length >= 2 && length <= 6 else { return nil }
-    let name = word & (UInt64(1) &<< UInt64(length &* 8) &- 1)
-    guard let (utf8, count) = commonName(length, name) else { return nil }
+    let key = word & (UInt64(1) &<< UInt64(length &* 8) &- 1)
+    guard let (utf8, count) = commonName(length, key) else { return nil }
     return (start &+ length &+ 2, utf8, count)
   }
 
