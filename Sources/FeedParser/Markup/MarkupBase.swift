@@ -6,10 +6,7 @@
 /// blog post's `/wp-content/…` images, `../related/` links) are resolved on their bytes, as RFC
 /// 3986 section 5.2 says: `URIResolver` works on `String`s, and resolving a few links an item
 /// with it cost more than the rest of sanitizing.
-///
-/// A class: the sanitizer checks and uses the base at every link, and a struct of five arrays
-/// and a string was retained and released field by field each time.
-final class MarkupBase {
+struct MarkupBase {
   /// The base as given: kept to tell whether the next field has the same one.
   let text: String
   /// `scheme:`, `scheme://authority`, that plus the path's directory (to its last `/`), the
@@ -50,14 +47,13 @@ final class MarkupBase {
     origin = Array(bytes[..<pathStart])
     withoutQuery = Array(bytes[..<queryStart])
     withoutFragment = Array(bytes[..<fragmentStart])
-    let directory: [UInt8]
     if let lastSlash = bytes[pathStart..<queryStart].lastIndex(of: UInt8(ascii: "/")) {
       directory = Array(bytes[...lastSlash])
     } else {
-      directory = Array(bytes[..<pathStart]) + [UInt8(ascii: "/")]
+      directory = origin + [UInt8(ascii: "/")]
     }
-    self.directory = directory
-    let originCount = pathStart
+    let directory = directory
+    let originCount = origin.count
     directoryHasDotSegment = directory.withUnsafeBufferPointer {
       Self.hasDotSegment(UnsafeBufferPointer(rebasing: $0[originCount...]))
     }
