@@ -60,6 +60,11 @@ import Testing
       #"<span style="margin: 0 auto; padding: 2px 4px">s</span>"#,
       #"<span style="margin: 0 auto; padding: 2px 4px;">s</span>"#
     ),
+    // Property names in any letter case (looked up on their bytes), families by their prefix.
+    (
+      #"<span style="COLOR: Red; Border-Top: 1px solid; Margin: 0 bogus; TEXT-ALIGN:center; fill: red">s</span>"#,
+      #"<span style="COLOR: Red; Border-Top: 1px solid; TEXT-ALIGN: center;">s</span>"#
+    ),
     // Comments, declarations and processing instructions go; a `<` that starts nothing is text.
     ("a<!-- hidden -->b<!DOCTYPE html>c<?php echo 1 ?>d", "abcd"),
     ("sa<!-- -- x >fe", "safe"),
@@ -68,6 +73,11 @@ import Testing
     ("<![CDATA[x]]>", "&lt;![CDATA[x]]&gt;"),
     ("<!DOCTYPE ~", "&lt;!DOCTYPE ~"),
     ("AT&T; &bogus; &#0; &#1;x &#150;", "AT&amp;T; &amp;bogus; \u{FFFD} x &#150;"),
+    // The common names known from one word, and what only looks like them.
+    (
+      "&lt;b&gt;&amp;&ampx;&amp &quot; x&hellip;",
+      "&lt;b&gt;&amp;&amp;ampx;&amp;amp &quot; x&hellip;"
+    ),
     // Written the usual way: lower case, double quotes, values escaped, void without end.
     (#"<P CLASS=note Title='a "b"'>x</P>"#, #"<p class="note" title="a &quot;b&quot;">x</p>"#),
     (
@@ -158,6 +168,7 @@ import Testing
     ("<ul><li>one</li><li>two</li></ul>after", "one\ntwo\n\nafter"),
     ("<pre>  x\n\n\n  y</pre>z", "  x\n\n  y\n\nz"),
     ("<script>x</script><style>y</style>t &amp; u&nbsp;v &#8230; &lt;b&gt;", "t & u\u{A0}v … <b>"),
+    ("&lt;b&gt;&amp;&ampx;&amp &quot; x&hellip;", "<b>&&ampx;&amp \" x…"),
     ("   spaced \n\t  out   ", "spaced out"),
     ("<head><title>T</title></head>body<template>no</template>", "body"),
     ("<div>one</div><div>two</div>", "one\ntwo"),

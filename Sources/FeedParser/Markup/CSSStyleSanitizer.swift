@@ -21,31 +21,80 @@ enum CSSStyleSanitizer {
     var index = 0
     while let (name, value, end) = nextDeclaration(text, from: index) {
       index = end
-      let valueBytes = Array(text[value])
-      guard !valueBytes.isEmpty else { continue }
-      let property = String(decoding: text[name], as: UTF8.self)
-      let lowered = property.lowercased()
+      guard !value.isEmpty else { continue }
       let keep: Bool
-      if acceptableProperties.contains(lowered) {
+      switch kind(ofProperty: text, name) {
+      case .acceptable:
         keep = true
-      } else if let family = lowered.split(separator: "-", omittingEmptySubsequences: false).first,
-        ["background", "border", "margin", "padding"].contains(family)
-      {
-        keep = valueBytes.split(whereSeparator: \.isCSSSpace).allSatisfy {
+      case .family:
+        keep = text[value].split(whereSeparator: \.isCSSSpace).allSatisfy {
           acceptableKeywords.contains(String(decoding: $0, as: UTF8.self)) || isPlainValue($0)
         }
-      } else {
-        keep = inSVG && acceptableSVGProperties.contains(lowered)
+      case .svg:
+        keep = inSVG
+      case .other:
+        keep = false
       }
       guard keep else { continue }
       if !output.isEmpty { output.append(UInt8(ascii: " ")) }
       output.append(contentsOf: text[name])
-      output.append(contentsOf: ": ".utf8)
-      output.append(contentsOf: valueBytes)
+      output.append(UInt8(ascii: ":"))
+      output.append(UInt8(ascii: " "))
+      output.append(contentsOf: text[value])
       output.append(UInt8(ascii: ";"))
     }
     return output.isEmpty ? nil : output
   }
+
+  /// What a declaration's property is to the rules above.
+  enum PropertyKind {
+    /// One of `acceptableProperties`: kept.
+    case acceptable
+    /// `background*`, `border*`, `margin*` or `padding*`: kept when its value's words are.
+    case family
+    /// One of `acceptableSVGProperties`: kept inside `svg`.
+    case svg
+    case other
+  }
+
+  /// The kind of the property named `text[name]`, letter case aside. ASCII names (all real
+  /// ones) are looked up on their bytes; a name with another byte goes through `String`'s
+  /// lowercasing, as feedparser's `lower()` reads it. Making, lowercasing and hashing a
+  /// `String` for each declaration was most of a style's cost.
+  static func kind(ofProperty text: [UInt8], _ name: Range<Int>) -> PropertyKind {
+    let isASCII = text[name].allSatisfy { $0 < 0x80 }
+    guard isASCII else {
+      let lowered = String(decoding: text[name], as: UTF8.self).lowercased()
+      if acceptableProperties.contains(lowered) { return .acceptable }
+      if let family = lowered.split(separator: "-", omittingEmptySubsequences: false).first,
+        ["background", "border", "margin", "padding"].contains(family)
+      {
+        return .family
+      }
+      return acceptableSVGProperties.contains(lowered) ? .svg : .other
+    }
+    let row = text.withUnsafeBufferPointer {
+      propertyTable.row($0.baseAddress! + name.lowerBound, name.count)
+    }
+    if let row, propertyTable.info(row) == .acceptable { return .acceptable }
+    // The part before the first `-` (all of it without one) names the family.
+    let familyEnd = text[name].firstIndex(of: UInt8(ascii: "-")) ?? name.upperBound
+    let isFamily = text.withUnsafeBufferPointer {
+      familyTable.row($0.baseAddress! + name.lowerBound, familyEnd - name.lowerBound) != nil
+    }
+    if isFamily { return .family }
+    if let row, propertyTable.info(row) == .svg { return .svg }
+    return .other
+  }
+
+  /// `acceptableProperties` and `acceptableSVGProperties` by their bytes, letter case folded.
+  private static let propertyTable = HTMLNameTable<PropertyKind>(
+    acceptableProperties.map { ($0, PropertyKind.acceptable) }
+      + acceptableSVGProperties.map { ($0, PropertyKind.svg) })
+
+  /// The property families whose values are judged word by word.
+  private static let familyTable = HTMLNameTable<PropertyKind>(
+    ["background", "border", "margin", "padding"].map { ($0, PropertyKind.family) })
 
   // MARK: The steps
 

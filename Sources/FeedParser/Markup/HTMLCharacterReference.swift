@@ -24,6 +24,7 @@ enum HTMLCharacterReference {
 
   /// Reads the reference starting at `input[start]`, an `&`.
   static func read(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> Reading {
+    if let common = commonReference(input, at: start) { return .keep(end: common.end) }
     let count = input.count
     var index = start + 1
     guard index < count else { return .literal }
@@ -76,6 +77,31 @@ enum HTMLCharacterReference {
     return index
   }
 
+  /// A reference to one of the common names (`commonName`) at `start`, known from one load of
+  /// the eight bytes after the `&`: where it ends and its character. Nil for anything else
+  /// (then the name is read byte by byte).
+  @inline(__always)
+  private static func commonReference(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (
+    end: Int, utf8: UInt64, count: Int
+  )? {
+    // Up to eight bytes (a reference often ends its text: `&hellip;</p>`), the rest zero.
+    let available = input.count &- start &- 1
+    guard available >= 3 else { return nil }
+    let name = input.baseAddress! + (start &+ 1)
+    let word =
+      available >= 8
+      ? UnsafeRawPointer(name).loadUnaligned(as: UInt64.self)
+      : ByteWord.load(name, count: available)
+    // The first `;` is exact (`ByteWord.matches`); the name is every byte before it.
+    let semicolons = ByteWord.matches(word, UInt8(ascii: ";"))
+    guard semicolons != 0 else { return nil }
+    let length = ByteWord.firstMatch(semicolons)
+    guard length >= 2 && length <= 6 else { return nil }
+    let key = word & (UInt64(1) &<< UInt64(length &* 8) &- 1)
+    guard let (utf8, count) = commonName(length, key) else { return nil }
+    return (start &+ length &+ 2, utf8, count)
+  }
+
   /// The names most references in feeds use (`amp`, `lt`, `gt`, `quot`, `apos`, `nbsp`,
   /// `copy`, `reg`, `bull`, the dashes, quotation marks and guillemets, `trade`, `hellip`,
   /// `middot`), known without a table look-up: the character as UTF-8 in the low bytes of a
@@ -83,7 +109,12 @@ enum HTMLCharacterReference {
   @inline(__always)
   private static func commonName(_ name: UnsafePointer<UInt8>, _ length: Int) -> (UInt64, Int)? {
     guard length >= 2 && length <= 6 else { return nil }
-    let word = ByteWord.load(name, count: length)
+    return commonName(length, ByteWord.load(name, count: length))
+  }
+
+  /// `commonName` of the `length` bytes in the low end of `word` (the rest zero).
+  @inline(__always)
+  private static func commonName(_ length: Int, _ word: UInt64) -> (UInt64, Int)? {
     switch (length, word) {
     case (2, 0x746C): return (0x3C, 1)  // lt
     case (2, 0x7467): return (0x3E, 1)  // gt
@@ -117,6 +148,7 @@ enum HTMLCharacterReference {
   static func decode(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (
     end: Int, utf8: UInt64, count: Int
   ) {
+    if let common = commonReference(input, at: start) { return common }
     if start + 1 < input.count && input[start + 1] != UInt8(ascii: "#") {
       // A name: one look-up tells whether it is a reference and what it stands for.
       guard let semicolon = nameEnd(input, from: start + 1) else {

@@ -246,3 +246,49 @@ extension UnsafeBufferPointer where Element == UInt8 {
     return memcmp(base, otherBase + range.lowerBound, count) == 0
   }
 }
+
+/// The rows of names looked up lately, by their exact bytes (names of up to eight bytes, in a
+/// few slots picked by a multiply): the same few names (`src`, `alt`, `width`, `href`, `img`,
+/// `a`) come back at every tag, and a slot that holds one answers with a compare where a
+/// table look-up is a call and a probe. Only a shortcut: a name a slot does not hold is looked
+/// up in the table, whose answer (a row, or none) then takes the slot. Each `part` is a table
+/// of its own (attributes, elements). Plain memory, one per sanitizer; not thread-safe.
+final class HTMLRecentNames {
+  private struct Slot {
+    var key: UInt64
+    /// The name's length; 0 for an empty slot (no name is empty).
+    var count: Int
+    /// The row, or -1 for a name the table does not hold.
+    var row: Int
+  }
+
+  private static var slotsPerPart: Int { 16 }
+  private let slots: UnsafeMutablePointer<Slot>
+  private let slotCount: Int
+
+  init(parts: Int) {
+    slotCount = parts * Self.slotsPerPart
+    slots = .allocate(capacity: slotCount)
+    slots.initialize(repeating: Slot(key: 0, count: 0, row: -1), count: slotCount)
+  }
+
+  deinit { slots.deallocate() }
+
+  /// `table.row(bytes, count)`, from a slot of `part` when it holds these bytes.
+  @inline(__always)
+  func row<Info>(
+    _ bytes: UnsafePointer<UInt8>, _ count: Int, in table: HTMLNameTable<Info>, part: Int
+  ) -> Int? {
+    guard count > 0 && count <= 8 else { return table.row(bytes, count) }
+    let key = ByteWord.load(bytes, count: count)
+    let index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> 60)
+    let slot = slots + (part &* Self.slotsPerPart &+ index)
+    if slot.pointee.count == count && slot.pointee.key == key {
+      let row = slot.pointee.row
+      return row < 0 ? nil : row
+    }
+    let row = table.row(bytes, count)
+    slot.pointee = Slot(key: key, count: count, row: row ?? -1)
+    return row
+  }
+}

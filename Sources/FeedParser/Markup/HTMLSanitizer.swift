@@ -149,14 +149,26 @@ struct HTMLSanitizer {
   @inline(__always)
   private mutating func opensPlainElement(_ name: Range<Int>) -> Bool {
     let nameStart = input.baseAddress! + name.lowerBound
+    let key = name.count <= 8 ? ByteWord.load(nameStart, count: name.count) : 0
+    if name.count == lastPlainTag.count && key == lastPlainTag.key {
+      // The same bytes as the last one taken (`<p>` after `<p>`): the same answer.
+      if lastPlainTag.opens { open.push(lastPlainTag.row, &openCount) }
+      return true
+    }
     guard let row = elements.row(nameStart, name.count) else { return false }
     let info = elements.info(row)
     guard info.contains(.html), !info.contains(.rawText), !info.contains(.droppedWithContent),
       row != svgRow, row != mathRow, elements.isSpelled(row, nameStart, name.count)
     else { return false }
-    if !info.contains(.void) { open.push(row, &openCount) }
+    let opens = !info.contains(.void)
+    if opens { open.push(row, &openCount) }
+    if name.count <= 8 { lastPlainTag = (key, name.count, row, opens) }
     return true
   }
+
+  /// The last start tag `opensPlainElement` took, by its bytes (a name of up to eight, in the
+  /// low end of `key`; `count` 0 for none yet): most are `<p>` again, known without a look-up.
+  private var lastPlainTag: (key: UInt64, count: Int, row: Int, opens: Bool) = (0, 0, 0, false)
 
   /// What one text's sanitizing knows as it goes.
   private struct Run {
@@ -267,7 +279,7 @@ struct HTMLSanitizer {
     _ tokenizer: inout HTMLTokenizer, _ run: inout Run
   ) {
     let base = input.baseAddress!
-    let row = elements.row(base + name.lowerBound, name.count)
+    let row = scratch.names.row(base + name.lowerBound, name.count, in: elements, part: 1)
     let info = row.map { elements.info($0) } ?? []
     if run.appletDepth > 0 {
       if info.contains(.droppedWithContent) && !selfClosing { run.appletDepth += 1 }
@@ -353,7 +365,8 @@ struct HTMLSanitizer {
       let attributeSpelling = attributeTable.spelling(attribute.row)
       output.append(UInt8(ascii: " "))
       output.append(contentsOf: attributeSpelling)
-      output.append(contentsOf: "=\"".utf8)
+      output.append(UInt8(ascii: "="))
+      output.append(UInt8(ascii: "\""))
       if let newValue = attribute.newValue {
         output.append(contentsOf: values[newValue])
       } else if let value = attribute.value {
@@ -373,12 +386,15 @@ struct HTMLSanitizer {
     }
     if addsXLink { output.append(contentsOf: " xmlns:xlink=\"http://www.w3.org/1999/xlink\"".utf8) }
     if endsWithSlash {
-      output.append(contentsOf: " />".utf8)
+      output.append(UInt8(ascii: " "))
+      output.append(UInt8(ascii: "/"))
+      output.append(UInt8(ascii: ">"))
     } else {
       output.append(UInt8(ascii: ">"))
     }
     if closesItself {
-      output.append(contentsOf: "</".utf8)
+      output.append(UInt8(ascii: "<"))
+      output.append(UInt8(ascii: "/"))
       output.append(contentsOf: spelling)
       output.append(UInt8(ascii: ">"))
     }
@@ -417,12 +433,13 @@ struct HTMLSanitizer {
     let kept = scratch.kept
     let seenNames = scratch.seenNames
     let seenRows = scratch.seenRows
+    let names = scratch.names
     var seenCount = 0
     defer { for index in 0..<seenCount { seenNames[seenRows[index] &>> 6] = 0 } }
     for attribute in attributes {
       let nameStart = base + attribute.name.lowerBound
       let nameCount = attribute.name.count
-      guard let row = table.row(nameStart, nameCount) else {
+      guard let row = names.row(nameStart, nameCount, in: table, part: 0) else {
         changed = true
         continue
       }
@@ -783,7 +800,8 @@ struct HTMLSanitizer {
   private mutating func writeEndTag(_ tag: Range<Int>, row: Int) {
     let spelling = elements.spelling(row)
     beginReplacing(at: tag.lowerBound, of: tag.upperBound)
-    output.append(contentsOf: "</".utf8)
+    output.append(UInt8(ascii: "<"))
+    output.append(UInt8(ascii: "/"))
     output.append(contentsOf: spelling)
     output.append(UInt8(ascii: ">"))
   }
@@ -801,6 +819,8 @@ struct HTMLSanitizer {
     /// only while the tag is read).
     private(set) var seenRows: UnsafeMutablePointer<Int>
     let seenNames: UnsafeMutablePointer<UInt64>
+    /// The rows of the attribute and element names met last.
+    let names = HTMLRecentNames(parts: 2)
     private var capacity = 16
 
     init() {

@@ -56,15 +56,26 @@ struct HTMLTextRenderer {
         endElement(elements.info(row), isBR: false, &run)
         continue
       }
-      if let name = tokenizer.plainStartTag(),
-        let row = elements.row(base! + name.lowerBound, name.count)
-      {
-        // `<p>`: no attribute to read past.
-        let info = elements.info(row)
-        if !info.contains(.rawText) && !info.contains(.droppedWithContent) {
+      if let name = tokenizer.plainStartTag() {
+        let nameStart = base! + name.lowerBound
+        let key = name.count <= 8 ? ByteWord.load(nameStart, count: name.count) : 0
+        if name.count == lastPlainTag.count && key == lastPlainTag.key {
+          // The same bytes as the last one taken (`<p>` after `<p>`): the same row.
           tokenizer.skip(to: name.upperBound + 1)
-          startElement(row, info, isBR: Self.isBR(base!, name), &run)
+          let row = lastPlainTag.row
+          startElement(row, elements.info(row), isBR: lastPlainTag.isBR, &run)
           continue
+        }
+        if let row = elements.row(nameStart, name.count) {
+          // `<p>`: no attribute to read past.
+          let info = elements.info(row)
+          if !info.contains(.rawText) && !info.contains(.droppedWithContent) {
+            tokenizer.skip(to: name.upperBound + 1)
+            let isBR = Self.isBR(base!, name)
+            if name.count <= 8 { lastPlainTag = (key, name.count, row, isBR) }
+            startElement(row, info, isBR: isBR, &run)
+            continue
+          }
         }
       }
       guard let token = tokenizer.next() else { break }
@@ -76,7 +87,7 @@ struct HTMLTextRenderer {
       case .ignored:
         continue
       case .startTag(let name, _, let selfClosing):
-        let row = elements.row(base! + name.lowerBound, name.count)
+        let row = recentNames.row(base! + name.lowerBound, name.count, in: elements, part: 0)
         let info = row.map { elements.info($0) } ?? []
         if info.contains(.rawText) || info.contains(.droppedWithContent) {
           // Their content is not markup to read: skip it whole.
@@ -93,7 +104,7 @@ struct HTMLTextRenderer {
         let nameStart = base! + name.lowerBound
         let row =
           open.closedRow(nameStart, name.count, &openCount, elements)
-          ?? elements.row(nameStart, name.count)
+          ?? recentNames.row(nameStart, name.count, in: elements, part: 0)
         let info = row.map { elements.info($0) } ?? []
         endElement(info, isBR: Self.isBR(base!, name), &run)
       }
@@ -124,6 +135,15 @@ struct HTMLTextRenderer {
     if info.contains(.preformatted) && run.preDepth > 0 { run.preDepth -= 1 }
     if !isBR { breakLine(info, isBR: false, &run) }
   }
+
+  /// The last start tag without attributes taken whole, by its bytes (a name of up to eight,
+  /// in the low end of `key`; `count` 0 for none yet): most are `<p>` again, known without a
+  /// look-up.
+  private var lastPlainTag: (key: UInt64, count: Int, row: Int, isBR: Bool) = (0, 0, 0, false)
+
+  /// The rows of the element names met last (`img`, `a`, the end tags that close no
+  /// innermost element).
+  private let recentNames = HTMLRecentNames(parts: 1)
 
   /// The elements' table, held here: a `static let` read costs a `swift_once` call a tag.
   private let elements = HTMLVocabulary.elements
@@ -198,14 +218,22 @@ struct HTMLTextRenderer {
       let blank = SIMD16<UInt8>(repeating: 0x21)
       let control = SIMD16<UInt8>(repeating: 0x20)
       let ampersand = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
-      while index &+ 17 <= end {
+      @inline(__always) func stops(at index: Int) -> SIMDMask<SIMD16<Int8>> {
         let bytes = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
         let next = UnsafeRawPointer(base + (index &+ 1)).loadUnaligned(as: SIMD16<UInt8>.self)
         let isAmpersand = bytes .== ampersand
         let blankOrAmpersand = (bytes .< blank) .| isAmpersand
         let nextBlankOrAmpersand = (next .< blank) .| (next .== ampersand)
-        let stops = isAmpersand .| (bytes .< control) .| (blankOrAmpersand .& nextBlankOrAmpersand)
-        if HTMLTokenizer.anyLane(stops) { break }
+        return isAmpersand .| (bytes .< control) .| (blankOrAmpersand .& nextBlankOrAmpersand)
+      }
+      // Thirty-two bytes a turn while they last (one test of the two halves' stops, one
+      // branch), then sixteen.
+      while index &+ 33 <= end {
+        if HTMLTokenizer.anyLane(stops(at: index) .| stops(at: index &+ 16)) { break }
+        index &+= 32
+      }
+      while index &+ 17 <= end {
+        if HTMLTokenizer.anyLane(stops(at: index)) { break }
         index &+= 16
       }
       while index &+ 8 <= end {
