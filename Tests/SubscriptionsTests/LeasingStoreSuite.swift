@@ -158,6 +158,38 @@ struct SharedStateFactory: Sendable, CustomStringConvertible {
     #expect(try other.claimDue(at: Self.now, limit: 10).map(\.source) == ["c"])
   }
 
+  /// A 304's record (an end given the state it was claimed with, only its schedule moved)
+  /// gives the lease back as a whole record does; a batch of claims leases every granted row.
+  @Test(arguments: factories) func aRecordOfTheScheduleAloneGivesTheLeaseBack(
+    _ factory: SharedStateFactory
+  ) throws {
+    let (holder, other) = try factory.pair()
+    let names = (0..<40).map { "s\($0)" }
+    try holder.register(names)
+    let states = try holder.claim(names, at: Self.now, dueOnly: true, grantLimit: 40).compactMap {
+      if case .granted(let state) = $0 { state } else { nil }
+    }
+    #expect(states.map(\.source) == names)
+    #expect(
+      try other.claim(names, at: Self.now, dueOnly: false, grantLimit: 40).allSatisfy {
+        if case .leased = $0 { true } else { false }
+      })
+    let outcomes = states.prefix(30).map { before in
+      var outcome = Self.recorded(before.source, next: Self.now)
+      outcome.sawWholeFeed = false
+      outcome.before = before
+      return outcome
+    }
+    try holder.record(Array(outcomes))
+    #expect(
+      try other.claimDue(at: Self.now, limit: 100).map(\.source).sorted()
+        == Array(
+          names.prefix(30)
+        ).sorted())
+    #expect(try other.state(of: "s0")?.nextCheckReason == .ttl)
+    #expect(try other.state(of: "s0")?.lastCheckAt == Self.now)
+  }
+
   @Test(arguments: factories) func renewingMovesTheEndOfTheLeasesHeldByName(
     _ factory: SharedStateFactory
   ) throws {

@@ -79,6 +79,65 @@ enum TemporaryState {
     #expect(try store.state(of: "unknown") == nil)
   }
 
+  /// An end that says which state it started from may be written as the columns it changed
+  /// (a 304 moves only the schedule): what reads back is the whole new state all the same, and
+  /// an end that changed more than the schedule is written whole.
+  @Test(arguments: factories) func anEndGivenItsStartingStateReadsBackWhole(
+    _ factory: StoreFactory
+  ) throws {
+    let store = try factory.make()
+    var start = SubscriptionState(source: "a")
+    start.etag = "\"x\""
+    start.lastModified = "Tue, 01 Dec 2026 10:00:00 GMT"
+    start.bodyDigest = 42
+    start.identityMode = .link
+    start.redirectTarget = "https://example.com/new"
+    start.redirectCount = 1
+    start.newItemTimes = [.seconds(10)]
+    start.pulls = 3
+    start.nextCheckAt = .seconds(200)
+    try store.record(Self.outcome(start))
+    // A 304: the schedule, the checks and the counters move.
+    var checked = start
+    checked.nextCheckAt = .seconds(900)
+    checked.nextCheckReason = .cacheControl
+    checked.lastCheckAt = .seconds(300)
+    checked.lastUnconditionalAt = .seconds(300)
+    checked.errorsInRow = 0
+    checked.pulls = 4
+    var outcome = Self.outcome(checked, now: 300)
+    outcome.sawWholeFeed = false
+    outcome.before = start
+    try store.record(outcome)
+    #expect(try store.state(of: "a") == checked)
+    // A failure that also dropped the redirect count, then a 200 with new validators: whole.
+    var failed = checked
+    failed.errorsInRow = 1
+    failed.gone = true
+    failed.redirectTarget = nil
+    failed.redirectCount = 0
+    outcome = Self.outcome(failed, now: 400)
+    outcome.before = checked
+    try store.record(outcome)
+    #expect(try store.state(of: "a") == failed)
+    var changed = failed
+    changed.etag = "\"y\""
+    changed.newItemTimes = [.seconds(10), .seconds(500)]
+    changed.errorsInRow = 0
+    changed.gone = false
+    outcome = Self.outcome(changed, now: 500)
+    outcome.before = failed
+    try store.record(outcome)
+    #expect(try store.state(of: "a") == changed)
+    // A source the store has never seen, given a starting state: its row is made.
+    var fresh = SubscriptionState(source: "b")
+    fresh.nextCheckAt = .seconds(700)
+    outcome = Self.outcome(fresh)
+    outcome.before = SubscriptionState(source: "b")
+    try store.record(outcome)
+    #expect(try store.state(of: "b") == fresh)
+  }
+
   @Test(arguments: factories) func aGoneSourceAndItsReasonAreKept(_ factory: StoreFactory) throws {
     let store = try factory.make()
     var state = SubscriptionState(source: "g")

@@ -121,6 +121,8 @@ final class SourceGate: PullRecordSink {
         state: state, seenItems: progress.matcher?.seenThisPull ?? [],
         sawWholeFeed: end.ok && end.status == 200, hostHold: hostHold, now: now)
       outcome.retention = run.options.retention
+      // As claimed: the store writes only what this pull changed (a 304, its schedule).
+      outcome.before = before
       var fields = SubscriptionEndFields()
       fields.newItems = progress.newItems
       fields.updatedItems = progress.updatedItems

@@ -72,6 +72,19 @@ enum StateColumns {
     return state
   }
 
+  /// Whether `after` differs from `before` in no column but the schedule's, which a pull that
+  /// saw no change moves: next check and its reason, last checks, errors in a row, gone, pulls.
+  /// Such an end (a 304, above all) is written as those columns alone.
+  static func onlyScheduleDiffers(_ before: SubscriptionState, _ after: SubscriptionState)
+    -> Bool
+  {
+    before.source == after.source && before.etag == after.etag
+      && before.lastModified == after.lastModified && before.bodyDigest == after.bodyDigest
+      && before.redirectTarget == after.redirectTarget
+      && before.redirectCount == after.redirectCount && before.movedTo == after.movedTo
+      && before.identityMode == after.identityMode && before.newItemTimes == after.newItemTimes
+  }
+
   static func timesText(_ times: [Duration]) -> String? {
     times.isEmpty ? nil : times.map { String($0.wholeSeconds) }.joined(separator: ",")
   }

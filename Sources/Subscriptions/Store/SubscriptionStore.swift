@@ -75,6 +75,10 @@ public struct PullOutcome: Sendable {
   public var now: Duration
   /// How long identities are remembered.
   public var retention = RetentionRule()
+  /// The state the pull started from, as the store gave it, when the caller knows it: a store
+  /// may then write only the columns that changed (a 304 moves little but the schedule). Nil:
+  /// the whole state is written.
+  public var before: SubscriptionState?
 
   /// The end of a pull at `now` that leaves `state` and saw `seenItems`.
   public init(

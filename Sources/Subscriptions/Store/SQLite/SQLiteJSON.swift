@@ -18,6 +18,19 @@ struct SQLiteJSON {
     return json.text
   }
 
+  /// A JSON array of `numbers` (row ids).
+  static func array(of numbers: [Int64]) -> String {
+    var json = SQLiteJSON()
+    json.bytes.reserveCapacity(numbers.count * 8 + 2)
+    json.bytes.append(UInt8(ascii: "["))
+    for (index, number) in numbers.enumerated() {
+      if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
+      json.bytes.append(contentsOf: String(number).utf8)
+    }
+    json.bytes.append(UInt8(ascii: "]"))
+    return json.text
+  }
+
   /// The JSON written so far, as text.
   var text: String { String(decoding: bytes, as: UTF8.self) }
 

@@ -38,24 +38,30 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
       while next < sources.count && granted < grantLimit {
         let size = min(lookFirst ? 256 : grantLimit - granted, sources.count - next)
         let batch = Array(sources[next..<next + size])
-        var leased = lookFirst ? [:] : try Self.lease(batch, terms, session)
+        // The states leased, by place in the batch: no name is hashed.
+        var leased =
+          lookFirst
+          ? [SubscriptionState?](repeating: nil, count: batch.count)
+          : try Self.lease(batch, terms, session)
         // Each name's row, by its place in the batch (nil: unknown, or leased just now).
         var found = [ProbedRow?](repeating: nil, count: batch.count)
-        let unleased = batch.indices.filter { leased[batch[$0]] == nil }
+        let unleased = batch.indices.filter { leased[$0] == nil }
         if !unleased.isEmpty {
           let rows = try Self.probe(unleased.map { batch[$0] }, terms, session)
           for (place, row) in zip(unleased, rows) { found[place] = row }
         }
         // Free and due, found by looking first (or unknown): leased in order, up to the limit.
         var free = [Bool](repeating: false, count: batch.count)
-        var room = grantLimit - granted - leased.count
+        var room = grantLimit - granted - (batch.count - unleased.count)
         var fresh: [String] = []
         var known: [String] = []
+        var knownPlaces: [Int] = []
         for place in unleased {
           guard room > 0 else { break }
           if let row = found[place] {
             guard row.isFree, !(dueOnly && row.next > terms.due) else { continue }
             known.append(batch[place])
+            knownPlaces.append(place)
           } else {
             fresh.append(batch[place])
           }
@@ -63,10 +69,15 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
           room -= 1
         }
         if !fresh.isEmpty { try Self.insertLeased(fresh, terms, session) }
-        if !known.isEmpty { leased.merge(try Self.lease(known, terms, session)) { $1 } }
+        if !known.isEmpty {
+          let states = try Self.lease(known, terms, session)
+          for (place, state) in zip(knownPlaces, states) where state != nil {
+            leased[place] = state
+          }
+        }
         var notDue = 0
         for (place, name) in batch.enumerated() {
-          if let state = leased[name] {
+          if let state = leased[place] {
             answers.append(.granted(state))
             granted += 1
           } else if free[place] {
@@ -108,10 +119,10 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     var isFree: Bool { leaseUntil == 0 }
   }
 
-  /// Leases those of `names` that are free (and due, when asked), in one statement; their
-  /// states by name.
+  /// Leases those of `names` that are free (and due, when asked), in two statements (one looks,
+  /// one leases); their states by place in `names` (nil: not leased).
   private static func lease(_ names: [String], _ terms: LeaseTerms, _ session: Session)
-    throws(StoreError) -> [String: SubscriptionState]
+    throws(StoreError) -> [SubscriptionState?]
   {
     let statements = session.statements
     let free = statements.freeMany
@@ -121,19 +132,28 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     free.bind(4, Int64(terms.dueOnly ? 1 : 0))
     free.bind(5, terms.due)
     var ids: [Int64] = []
-    var states: [String: SubscriptionState] = [:]
+    ids.reserveCapacity(names.count)
+    var states = [SubscriptionState?](repeating: nil, count: names.count)
     try free.rows { row in
-      ids.append(row.integer(0))
-      let state = StateColumns.state(from: row, at: 1)
-      states[state.source] = state
+      let place = Int(row.integer(0))
+      guard place >= 0 && place < states.count else { return }
+      ids.append(row.integer(1))
+      states[place] = StateColumns.state(from: row, at: 2)
     }
-    for id in ids {
-      statements.leaseByID.bind(1, terms.until)
-      statements.leaseByID.bind(2, terms.owner)
-      statements.leaseByID.bind(3, id)
-      try statements.leaseByID.rows { _ in }
-    }
+    try leaseRows(ids, until: terms.until, owner: terms.owner, session)
     return states
+  }
+
+  /// Leases the rows `ids` to `owner` until `until`, in one statement.
+  private static func leaseRows(
+    _ ids: [Int64], until: Int64, owner: String, _ session: Session
+  ) throws(StoreError) {
+    guard !ids.isEmpty else { return }
+    let statement = session.statements.leaseMany
+    statement.bind(1, until)
+    statement.bind(2, owner)
+    statement.bind(3, SQLiteJSON.array(of: ids))
+    try statement.rows { _ in }
   }
 
   /// The schedule and lease of each of `names`, in order (nil: unknown), in one statement; a
@@ -187,13 +207,7 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
         ORDER BY next_check_at, id LIMIT ?
         """, [.integer(now.wholeSeconds), .integer(clock), .integer(Int64(clamping: limit))]
       ) { row in claimed.append((row.integer(0), StateColumns.state(from: row, at: 1))) }
-      let statements = session.statements
-      for (id, _) in claimed {
-        statements.leaseByID.bind(1, until)
-        statements.leaseByID.bind(2, owner)
-        statements.leaseByID.bind(3, id)
-        try statements.leaseByID.rows { _ in }
-      }
+      try Self.leaseRows(claimed.map(\.id), until: until, owner: owner, session)
       return claimed.map(\.state)
     }
   }
