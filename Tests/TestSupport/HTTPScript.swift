@@ -89,6 +89,11 @@ public struct RecordedRequest: Sendable {
   public var target: String
   /// Header fields by lower-cased name (the last one wins).
   public var headers: [String: String]
-  /// When its head had arrived (system uptime, seconds), for checks on request spacing.
+  /// When the server's thread had read its head (system uptime, seconds).
   public var receivedAt: Double = ProcessInfo.processInfo.systemUptime
+  /// When the kernel received the head's bytes (`SO_TIMESTAMPNS`, seconds since 1970): what a
+  /// host sees of request spacing, free of the delay before the server's thread, which shares
+  /// its process with every test running beside it, gets to read them. Nil if the kernel gave
+  /// no timestamp.
+  public var arrivedAt: Double?
 }

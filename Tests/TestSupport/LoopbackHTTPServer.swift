@@ -96,6 +96,9 @@ final class ServerCore: Sendable {
     guard fd >= 0 else { throw ServerError(message: "socket: errno \(errno)") }
     var yes: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    // Before any connection: the kernel stamps only what arrives once some socket asks, and a
+    // request that came with its connection is read before `accept`'s socket could ask.
+    setsockopt(fd, SOL_SOCKET, kernelTimestampOption, &yes, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = 0
@@ -264,13 +267,22 @@ final class ServerCore: Sendable {
   }
 }
 
+/// `SO_TIMESTAMPNS` (and its control message's type, `SCM_TIMESTAMPNS`) on Linux: a macro Swift
+/// does not import.
+private let kernelTimestampOption: Int32 = 35
+
 /// One accepted socket: reads requests, writes bytes.
 private final class ClientConnection {
   private let fd: Int32
   private var buffer: [UInt8] = []
 
+  /// The kernel's receive time of the bytes that began the request now in `buffer`.
+  private var arrivedAt: Double?
+
   init(fd: Int32) {
     self.fd = fd
+    var on: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, kernelTimestampOption, &on, socklen_t(MemoryLayout<Int32>.size))
   }
 
   /// The next request's head, or nil when the client closed the connection.
@@ -280,13 +292,46 @@ private final class ClientConnection {
       if let end = buffer.firstRange(of: terminator) {
         let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
         buffer.removeSubrange(..<end.upperBound)
-        return Self.parse(head)
+        var request = Self.parse(head)
+        request?.arrivedAt = arrivedAt
+        // Bytes left over belong to a request that arrived with this one.
+        if buffer.isEmpty { arrivedAt = nil }
+        return request
       }
       var bytes = [UInt8](repeating: 0, count: 16_384)
-      let count = recv(fd, &bytes, bytes.count, 0)
+      let (count, stamp) = receive(into: &bytes)
       if count < 0, errno == EINTR { continue }
       guard count > 0 else { return nil }
+      if buffer.isEmpty { arrivedAt = stamp }
       buffer += bytes[..<count]
+    }
+  }
+
+  /// `recv` through `recvmsg`, with the kernel's receive time of the bytes read.
+  private func receive(into bytes: inout [UInt8]) -> (Int, Double?) {
+    // A cmsghdr (length, level, type: 16 bytes on 64-bit Linux) and a timespec, with room.
+    var control = [UInt64](repeating: 0, count: 8)
+    let header = MemoryLayout<cmsghdr>.size
+    return bytes.withUnsafeMutableBytes { data in
+      control.withUnsafeMutableBytes { controlBytes in
+        var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
+        return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+          var message = msghdr()
+          message.msg_iov = vectorPointer
+          message.msg_iovlen = 1
+          message.msg_control = controlBytes.baseAddress
+          message.msg_controllen = controlBytes.count
+          let count = recvmsg(fd, &message, 0)
+          guard count > 0, message.msg_controllen >= header + MemoryLayout<timespec>.size
+          else { return (count, nil) }
+          let cmsg = controlBytes.load(as: cmsghdr.self)
+          guard cmsg.cmsg_level == SOL_SOCKET, cmsg.cmsg_type == kernelTimestampOption else {
+            return (count, nil)
+          }
+          let time = controlBytes.loadUnaligned(fromByteOffset: header, as: timespec.self)
+          return (count, Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+        }
+      }
     }
   }
 
