@@ -7,25 +7,26 @@ struct SQLiteJSON {
 
   /// A JSON array of `names`.
   static func array(of names: [String]) -> String {
-    var json = SQLiteJSON()
-    json.bytes.reserveCapacity(names.count * 48 + 2)
-    json.bytes.append(UInt8(ascii: "["))
-    for (index, name) in names.enumerated() {
-      if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
-      json.append(name)
-    }
-    json.bytes.append(UInt8(ascii: "]"))
-    return json.text
+    array(of: names, bytesEach: 48) { json, name in json.append(name) }
   }
 
   /// A JSON array of `numbers` (row ids).
   static func array(of numbers: [Int64]) -> String {
-    var json = SQLiteJSON()
-    json.bytes.reserveCapacity(numbers.count * 8 + 2)
-    json.bytes.append(UInt8(ascii: "["))
-    for (index, number) in numbers.enumerated() {
-      if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
+    array(of: numbers, bytesEach: 8) { json, number in
       json.bytes.append(contentsOf: String(number).utf8)
+    }
+  }
+
+  /// A JSON array of `elements`, each written by `write`; `bytesEach` sizes the buffer once.
+  private static func array<Element>(
+    of elements: [Element], bytesEach: Int, write: (inout SQLiteJSON, Element) -> Void
+  ) -> String {
+    var json = SQLiteJSON()
+    json.bytes.reserveCapacity(elements.count * bytesEach + 2)
+    json.bytes.append(UInt8(ascii: "["))
+    for (index, element) in elements.enumerated() {
+      if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
+      write(&json, element)
     }
     json.bytes.append(UInt8(ascii: "]"))
     return json.text
