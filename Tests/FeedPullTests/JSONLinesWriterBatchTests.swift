@@ -1,23 +1,14 @@
 import FeedParser
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FeedPull
 
 @Suite struct JSONLinesWriterBatchTests {
-  /// The bytes `body` makes a writer write, read back from a temporary file.
+  /// The bytes `body` makes a writer write.
   func written(_ body: (JSONLinesWriter) -> Void) throws -> [UInt8] {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("feedpull-jsonl-\(UUID().uuidString)").path
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    defer {
-      close(descriptor)
-      unlink(path)
-    }
-    let writer = JSONLinesWriter(fileDescriptor: descriptor)
-    body(writer)
-    writer.flush()
-    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    try jsonLinesWritten(body)
   }
 
   /// Ends of every kind a batch carries (skipped, deferred, cancelled, pulled) and an item, with

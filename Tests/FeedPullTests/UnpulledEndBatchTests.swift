@@ -1,5 +1,6 @@
 import FeedParser
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FeedPull
@@ -49,17 +50,7 @@ import Testing
   func written<Sink: PullRecordSink>(
     _ make: (Int32) -> Sink, flush: (Sink) -> Void, _ body: (Sink) -> Void
   ) throws -> [UInt8] {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("feedpull-unpulled-\(UUID().uuidString)").path
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    defer {
-      close(descriptor)
-      unlink(path)
-    }
-    let sink = make(descriptor)
-    body(sink)
-    flush(sink)
-    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    try bytesWritten(by: make, flush: flush, body)
   }
 
   @Test func theJSONWriterWritesABatchAsItsRecords() throws {

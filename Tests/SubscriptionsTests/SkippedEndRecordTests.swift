@@ -1,5 +1,6 @@
 import FeedPull
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Subscriptions
@@ -52,17 +53,7 @@ import Testing
 
   /// The bytes `body` makes a JSON Lines writer write.
   func written(_ body: (JSONLinesWriter) -> Void) throws -> [UInt8] {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("feedpull-skipped-\(UUID().uuidString)").path
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    defer {
-      close(descriptor)
-      unlink(path)
-    }
-    let writer = JSONLinesWriter(fileDescriptor: descriptor)
-    body(writer)
-    writer.flush()
-    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    try jsonLinesWritten(body)
   }
 
   @Test func aCompactSkippedEndWritesTheJSONOfItsRecord() throws {
