@@ -674,12 +674,17 @@ struct PullScheduler: Sendable {
     return was != 0
   }
 
-  /// A pull whose transfer ended: from the pulls in flight to those being recorded; false
-  /// when it was not in flight.
+  /// A pull whose transfer ended: from the pulls in flight to those being recorded (a listed
+  /// one's two bits flipped, its name looked up once); false when it was not in flight.
   private mutating func moveToRecording(_ source: String) -> Bool {
-    guard leave(source, Self.pullingMark) else { return false }
+    if configuration.named, let id = names.index(of: source), marks[id] & Self.pullingMark != 0 {
+      marks[id] = marks[id] & ~Self.busyMarks | Self.recordingMark
+    } else {
+      guard unlistedInFlight.remove(source) != nil else { return false }
+      unlistedRecording.insert(source)
+    }
+    inFlightCount -= 1
     recordingCount += 1
-    mark(source, Self.recordingMark)
     return true
   }
 
