@@ -106,7 +106,7 @@ extension SubscriptionState: Codable {
 }
 
 /// Where a store keeps a state it read (SQLite's row id), so that the pull's end is written to
-/// that row without looking the source up by its name (a search of the names' index, a tenth of
+/// that row without looking the source up by its name (a search of the names' index, about 7% of
 /// a 304's record). A hint, never the truth: it is not part of the state's value (any two hints
 /// are equal, so states compare as before), not encoded, not exported; the store checks the
 /// row's name before it trusts it, so a state moved from another store, or a row gone meanwhile,

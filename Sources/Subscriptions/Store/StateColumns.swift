@@ -93,8 +93,8 @@ enum StateColumns {
   }
 
   /// `1796000000,1796003600` → the moments, read byte by byte where the column's text lies (a
-  /// split and an `Int64(_:)` per number were a third of reading a row; a string made of the
-  /// column first, a tenth of a claim's reading).
+  /// split and an `Int64(_:)` per number were a third of reading a row; no string is made of the
+  /// column).
   static func times(_ bytes: UnsafeBufferPointer<UInt8>) -> [Duration] {
     guard !bytes.isEmpty else { return [] }
     var times: [Duration] = []
