@@ -403,6 +403,36 @@ import Testing
         at(30, ended("a"), ["wake @600", "notice idle @600 b ttl"]),
       ]),
     Case(
+      name: "a source being recorded that leaves the list is still renewed, and ends once",
+      configuration: watch(slots: 1), names: ["a", "b"],
+      steps: [
+        at(0, .start, ["claim a,b due limit 2"]),
+        at(
+          0, .claimed([.granted(state("a")), .notDue(at: moment(600), reason: .ttl)], holds: [:]),
+          ["skip b not_due @600 ttl", "start a", "wake @600 +20s"]),
+        at(5, .transferEnded(source: "a", hostHold: nil), []),
+        at(10, .reload(SourceList(["b"])), ["notice reloaded +0 -1 =1"]),
+        at(20, .timer, ["renew a", "wake @600 +40s"]),
+        at(21, ended("a"), ["wake @600", "notice idle @600 b ttl"]),
+        at(22, ended("a"), []),
+      ]),
+    Case(
+      name: "every due source: pulls in flight and being recorded are followed by name",
+      configuration: everyDue(slots: 1), names: [],
+      steps: [
+        at(0, .start, ["claimDue 2"]),
+        at(
+          0, .claimed([.granted(state("x")), .granted(state("y"))], holds: [:]),
+          ["start x", "wake +20s"]),
+        at(1, .transferEnded(source: "x", hostHold: nil), ["start y", "claimDue 1"]),
+        at(20, .timer, ["renew y,x"]),
+        at(21, .transferEnded(source: "y", hostHold: nil), []),
+        at(22, ended("x"), []),
+        at(22, ended("x"), []),
+        at(23, ended("y"), []),
+        at(24, .claimed([], holds: [:]), ["wake none", "finish"]),
+      ]),
+    Case(
       name: "a stopped watch cancels what runs, gives back what waits, and writes no more ends",
       configuration: watch(slots: 1), names: ["a", "b"],
       steps: [

@@ -95,54 +95,72 @@ final class SourceGate: PullRecordSink {
     return now
   }
 
+  /// What a pull's items left in its gate, taken once at its end.
+  private struct Taken {
+    var nextMode: IdentityMode?
+    var seenItems: [RememberedItem]
+    var ledgerFailure: StoreError?
+    var written: Int
+    var newItems: Int
+    var updatedItems: Int
+    var newItemTimes: [Duration]
+  }
+
+  /// The source's end: the held `seen` items written (unless the body was the same bytes as
+  /// last time) and flushed, the new state worked out, and the end handed to the run. The end
+  /// is a local of this function, not a variable a closure captures: each use of a captured
+  /// one copied the whole record (five copies an end).
   private func finish(_ received: EndRecord) {
     let now = run.clock.now
     var end = received
     end.source = planned.state.source
-    let finished: FinishedPull = progress.withLock { progress in
-      let before = planned.state
-      let sameBody =
-        end.ok && end.status == 200 && end.bodyDigest != nil && end.bodyDigest == before.bodyDigest
-      if sameBody {
-        end.notModified = true
-      } else {
+    let before = planned.state
+    let sameBody =
+      end.ok && end.status == 200 && end.bodyDigest != nil && end.bodyDigest == before.bodyDigest
+    if sameBody { end.notModified = true }
+    let taken = progress.withLock { progress in
+      if !sameBody {
         for item in progress.heldSeen { run.sink.receive(.item(item)) }
         progress.written += progress.heldSeen.count
       }
       progress.heldSeen = []
-      // Written and flushed before anything is recorded.
-      run.sink.flush()
-      let seen = StateUpdate.Seen(
-        nextMode: progress.matcher?.nextMode, newItemTimes: progress.newItemTimes)
-      // Taken apart once: each read of a field through the tuple copied the whole state.
-      let (state, hostHold) = StateUpdate.after(
-        end, pulled: planned, seen: seen, now: now, options: run.options)
-      var outcome = PullOutcome(
-        state: state, seenItems: progress.matcher?.seenThisPull ?? [],
-        sawWholeFeed: end.ok && end.status == 200, hostHold: hostHold, now: now)
-      outcome.retention = run.options.retention
-      // As claimed: the store writes only what this pull changed (a 304, its schedule).
-      outcome.before = before
-      var fields = SubscriptionEndFields()
-      fields.newItems = progress.newItems
-      fields.updatedItems = progress.updatedItems
-      fields.nextCheckAt = state.nextCheckAt
-      fields.nextCheckReason = state.nextCheckReason
-      fields.errorsInRow = state.errorsInRow
-      fields.movedTo = state.movedTo
-      end.items = progress.written
-      end.subscription = fields
-      let gone = state.gone && end.status == 410
-      return FinishedPull(
-        end: end, outcome: progress.ledgerFailure == nil ? outcome : nil,
-        failure: progress.ledgerFailure,
-        ended: PullEnd(
-          source: planned.state.source, nextCheckAt: state.nextCheckAt,
-          reason: state.nextCheckReason,
-          hostHold: hostHold.map { PullEnd.HostHold(host: $0.host, until: $0.until) },
-          gone: gone))
+      return Taken(
+        nextMode: progress.matcher?.nextMode, seenItems: progress.matcher?.seenThisPull ?? [],
+        ledgerFailure: progress.ledgerFailure, written: progress.written,
+        newItems: progress.newItems, updatedItems: progress.updatedItems,
+        newItemTimes: progress.newItemTimes)
     }
-    run.ended(finished)
+    // Written and flushed before anything is recorded.
+    run.sink.flush()
+    let seen = StateUpdate.Seen(nextMode: taken.nextMode, newItemTimes: taken.newItemTimes)
+    // Taken apart once: each read of a field through the tuple copied the whole state.
+    let (state, hostHold) = StateUpdate.after(
+      end, pulled: planned, seen: seen, now: now, options: run.options)
+    var outcome: PullOutcome?
+    if taken.ledgerFailure == nil {
+      var recorded = PullOutcome(
+        state: state, seenItems: taken.seenItems, sawWholeFeed: end.ok && end.status == 200,
+        hostHold: hostHold, now: now)
+      recorded.retention = run.options.retention
+      // As claimed: the store writes only what this pull changed (a 304, its schedule).
+      recorded.before = before
+      outcome = recorded
+    }
+    var fields = SubscriptionEndFields()
+    fields.newItems = taken.newItems
+    fields.updatedItems = taken.updatedItems
+    fields.nextCheckAt = state.nextCheckAt
+    fields.nextCheckReason = state.nextCheckReason
+    fields.errorsInRow = state.errorsInRow
+    fields.movedTo = state.movedTo
+    end.items = taken.written
+    end.subscription = fields
+    let ended = PullEnd(
+      source: before.source, nextCheckAt: state.nextCheckAt, reason: state.nextCheckReason,
+      hostHold: hostHold.map { PullEnd.HostHold(host: $0.host, until: $0.until) },
+      gone: state.gone && end.status == 410)
+    run.ended(
+      FinishedPull(end: end, outcome: outcome, failure: taken.ledgerFailure, ended: ended))
   }
 }
 

@@ -74,16 +74,24 @@ struct PullScheduler: Sendable {
   private(set) var names: SourceList
   private var schedule = SourceSchedule()
   /// Per named source: bit 0, its `not_due` end was written since it entered the list; bits
-  /// 1–6, the reason of its next check + 1 (for the idle notice); bit 7, it is being pulled or
-  /// recorded (`isBusy`), so that a claim's names are checked against the pulls in flight
-  /// without hashing each (a `Set<String>` look-up per name was 5% of a million-name pass).
+  /// 1–5, the reason of its next check + 1 (for the idle notice); bit 7, it is being pulled
+  /// (`pullingMark`); bit 6, its end is being recorded (`recordingMark`). A claim's names are
+  /// checked against the pulls in flight, and a pull's start and ends are followed, by the
+  /// source's number in the list, without hashing its name (a `Set<String>` look-up per name was
+  /// 5% of a million-name pass; the sets of pulls in flight and being recorded, five hashes of a
+  /// name a pull).
   private var marks: [UInt8]
   private var ready: [SubscriptionState] = []
   private var readyHead = 0
-  private var inFlight: Set<String> = []
+  /// Sources pulled now: how many, and by name those not in the list (every due source of the
+  /// store, or a source a watch's new list dropped while it was pulled); listed ones are marked.
+  private var inFlightCount = 0
+  private var unlistedInFlight: Set<String> = []
   /// Pulls whose transfer is over and whose end is being recorded: their slots are free (the
   /// next pull need not wait for a commit), their leases still held until the end is recorded.
-  private var recording: Set<String> = []
+  /// Counted and kept as the pulls in flight are.
+  private var recordingCount = 0
+  private var unlistedRecording: Set<String> = []
   private var pending: PendingClaim?
   /// Hosts asked to wait (Retry-After) and until when: from the store and from this run's ends.
   private var holds: [String: Duration] = [:]
@@ -127,22 +135,17 @@ struct PullScheduler: Sendable {
   /// transaction) per source would be most of what a source costs the store: the window is
   /// refilled once half of it is free, or when nothing waits.
   private var roomToClaim: Bool {
-    let want = window - readyCount - inFlight.count
+    let want = window - readyCount - inFlightCount
     return want > 0 && (want >= configuration.slots || readyCount == 0) && !heldByConsumer
   }
   private var readyCount: Int { ready.count - readyHead }
   /// Leases held by this run: claimed and waiting, or in flight.
-  private var leasesHeld: Int { readyCount + inFlight.count + recording.count }
+  private var leasesHeld: Int { readyCount + inFlightCount + recordingCount }
   /// Pulls started and not yet recorded: nothing ends a run while one is left.
-  private var unfinished: Bool { !inFlight.isEmpty || !recording.isEmpty }
-  /// Whether `source` is being pulled or recorded now.
-  private func isBusy(_ source: String) -> Bool {
-    (!inFlight.isEmpty && inFlight.contains(source))
-      || (!recording.isEmpty && recording.contains(source))
-  }
+  private var unfinished: Bool { inFlightCount > 0 || recordingCount > 0 }
 
   /// Sources pulled now.
-  var pullsInFlight: Int { inFlight.count }
+  var pullsInFlight: Int { inFlightCount }
   /// Named sources on the schedule.
   var scheduled: Int { schedule.count }
   /// True once `finish` was emitted.
@@ -175,15 +178,13 @@ struct PullScheduler: Sendable {
       let latest = now + configuration.storeRecheck
       storeCheckAt = min(moment.map { max($0, now) } ?? latest, latest)
     case .startRefused(let state):
-      inFlight.remove(state.source)
-      mark(state.source, busy: false)
+      _ = leave(state.source, Self.pullingMark)
       ready.insert(state, at: readyHead)
       heldByConsumer = true
     case .resumed:
       heldByConsumer = false
     case .transferEnded(let source, let hostHold):
-      guard inFlight.remove(source) != nil else { break }
-      recording.insert(source)
+      guard moveToRecording(source) else { break }
       if let hostHold { hold(hostHold.host, until: hostHold.until) }
     case .pullEnded(let end):
       ended(end, now: now, &actions)
@@ -258,7 +259,7 @@ struct PullScheduler: Sendable {
   private mutating func granted(
     _ state: SubscriptionState, id: Int?, now: Duration, _ actions: inout [SchedulerAction]
   ) {
-    if phase == .stopping || isBusy(state.source) {
+    if phase == .stopping || (id.map(isBusy) ?? isBusy(state.source)) {
       actions.append(.release([state.source]))
       if !silent && !configuration.watch && phase == .stopping {
         actions.append(.skip(SkippedEnd(source: state.source, why: .cancelled)))
@@ -319,10 +320,7 @@ struct PullScheduler: Sendable {
   // MARK: - Ends
 
   private mutating func ended(_ end: PullEnd, now: Duration, _ actions: inout [SchedulerAction]) {
-    guard inFlight.remove(end.source) != nil || recording.remove(end.source) != nil else {
-      return
-    }
-    mark(end.source, busy: false)
+    guard leave(end.source, Self.pullingMark | Self.recordingMark) else { return }
     if let hold = end.hostHold { self.hold(hold.host, until: hold.until) }
     // The store knows this end's next check now: ask it again before sleeping.
     if !configuration.named && !askingStore { storeCheckAt = nil }
@@ -378,12 +376,15 @@ struct PullScheduler: Sendable {
     var schedule = SourceSchedule()
     schedule.reserve(listed.count)
     var marks = [UInt8](repeating: 0, count: listed.count)
+    // Pulled or recorded now, by name: marked again below, in the new list or by name.
+    let pulling = busyNames(Self.pullingMark)
+    let recording = busyNames(Self.recordingMark)
     var kept = 0
     for id in 0..<listed.count {
       let name = listed[id]
       if let old = names.index(of: name) {
         kept += 1
-        marks[id] = self.marks[old] & ~Self.busyMark
+        marks[id] = self.marks[old] & ~Self.busyMarks
         if let due = self.schedule.due(old) { schedule.set(id, due: due) }
       } else {
         schedule.set(id, due: .zero)
@@ -402,7 +403,10 @@ struct PullScheduler: Sendable {
     self.schedule = schedule
     self.marks = marks
     // Set again by name: a source pulled now may have left the list and come back meanwhile.
-    for source in inFlight.union(recording) { mark(source, busy: true) }
+    unlistedInFlight = []
+    unlistedRecording = []
+    for source in pulling { mark(source, Self.pullingMark) }
+    for source in recording { mark(source, Self.recordingMark) }
     actions.append(
       .notice(.reloaded(added: listed.count - kept, removed: removed, count: listed.count)))
   }
@@ -474,7 +478,7 @@ struct PullScheduler: Sendable {
   }
 
   private mutating func startReady(now: Duration, _ actions: inout [SchedulerAction]) {
-    while inFlight.count < configuration.slots, !heldByConsumer, readyHead < ready.count {
+    while inFlightCount < configuration.slots, !heldByConsumer, readyHead < ready.count {
       let state = ready[readyHead]
       readyHead += 1
       // A hold that arrived while it waited (a Retry-After of this run) still defers it.
@@ -482,8 +486,8 @@ struct PullScheduler: Sendable {
         postpone(deferral, id: names.index(of: state.source), now: now, &actions)
         continue
       }
-      inFlight.insert(state.source)
-      mark(state.source, busy: true)
+      inFlightCount += 1
+      mark(state.source, Self.pullingMark)
       let last = state.lastUnconditionalAt ?? .seconds(Int64.min / 4)
       actions.append(
         .start(
@@ -501,7 +505,7 @@ struct PullScheduler: Sendable {
     guard pending == nil else { return }
     if let trouble, trouble.retryAt > time.elapsed { return }
     guard roomToClaim else { return }
-    let want = window - readyCount - inFlight.count
+    let want = window - readyCount - inFlightCount
     if configuration.named {
       var asked: [(id: Int, due: Duration)] = []
       var askedNames: [String] = []
@@ -510,7 +514,6 @@ struct PullScheduler: Sendable {
       askedNames.reserveCapacity(size)
       while asked.count < size, let (id, due) = schedule.popDue(now: now) {
         let name = names[id]
-        assert(isBusy(id) == isBusy(name), "the busy mark of \(name) is its pull's")
         // In flight (removed and listed again meanwhile): its end puts it back.
         if isBusy(id) { continue }
         asked.append((id, due))
@@ -547,7 +550,9 @@ struct PullScheduler: Sendable {
     }
     if at <= now {
       actions.append(
-        .renewLeases(ready[readyHead...].map(\.source) + inFlight.sorted() + recording.sorted()))
+        .renewLeases(
+          ready[readyHead...].map(\.source) + busyNames(Self.pullingMark).sorted()
+            + busyNames(Self.recordingMark).sorted()))
       renewAt = now + period
     }
   }
@@ -594,7 +599,7 @@ struct PullScheduler: Sendable {
   }
 
   private func cause(of id: Int) -> WakeCause {
-    let code = Int((marks[id] & ~Self.busyMark) >> 1)
+    let code = Int((marks[id] & Self.reasonMarks) >> 1)
     let reason = code > 0 ? CheckReason.allCases[code - 1] : nil
     return .check(source: names[id], reason: reason)
   }
@@ -620,19 +625,75 @@ struct PullScheduler: Sendable {
 
   private mutating func remember(_ id: Int, reason: CheckReason?) {
     let code = reason.flatMap { CheckReason.allCases.firstIndex(of: $0) }.map { UInt8($0 + 1) } ?? 0
-    marks[id] = (marks[id] & (1 | Self.busyMark)) | (code << 1)
+    marks[id] = (marks[id] & ~Self.reasonMarks) | (code << 1)
   }
 
-  /// Bit 7 of a source's mark: it is in flight or being recorded.
-  private static let busyMark: UInt8 = 0x80
+  /// Bit 7 of a source's mark: it is being pulled.
+  private static let pullingMark: UInt8 = 0x80
+  /// Bit 6 of a source's mark: its transfer is over and its end is being recorded.
+  private static let recordingMark: UInt8 = 0x40
+  private static let busyMarks: UInt8 = pullingMark | recordingMark
+  /// Bits 1–5: the reason of its next check + 1.
+  private static let reasonMarks: UInt8 = 0x3e
 
-  /// Whether listed source `id` is being pulled or recorded now (`isBusy` by its number).
-  private func isBusy(_ id: Int) -> Bool { marks[id] & Self.busyMark != 0 }
+  /// Whether listed source `id` is being pulled or recorded now.
+  private func isBusy(_ id: Int) -> Bool { marks[id] & Self.busyMarks != 0 }
 
-  /// Marks listed `source` busy or not as it enters or leaves the pulls in flight and being
-  /// recorded; nothing for a source not listed.
-  private mutating func mark(_ source: String, busy: Bool) {
-    guard configuration.named, let id = names.index(of: source) else { return }
-    if busy { marks[id] |= Self.busyMark } else { marks[id] &= ~Self.busyMark }
+  /// Whether `source` is being pulled or recorded now.
+  private func isBusy(_ source: String) -> Bool {
+    if configuration.named, let id = names.index(of: source) { return isBusy(id) }
+    return unlistedInFlight.contains(source) || unlistedRecording.contains(source)
+  }
+
+  /// Marks `source` as `busy` (`pullingMark` or `recordingMark`): its list mark, or by name
+  /// when it is not listed.
+  private mutating func mark(_ source: String, _ busy: UInt8) {
+    if configuration.named, let id = names.index(of: source) {
+      marks[id] = marks[id] & ~Self.busyMarks | busy
+    } else if busy == Self.pullingMark {
+      unlistedInFlight.insert(source)
+    } else {
+      unlistedRecording.insert(source)
+    }
+  }
+
+  /// Takes `source` out of the pulls in flight or being recorded (those `busy` names), with
+  /// its count; false when it was in none of them.
+  private mutating func leave(_ source: String, _ busy: UInt8) -> Bool {
+    var was: UInt8 = 0
+    if configuration.named, let id = names.index(of: source), marks[id] & busy != 0 {
+      was = marks[id] & busy
+      marks[id] &= ~Self.busyMarks
+    } else if busy & Self.pullingMark != 0, unlistedInFlight.remove(source) != nil {
+      was = Self.pullingMark
+    } else if busy & Self.recordingMark != 0, unlistedRecording.remove(source) != nil {
+      was = Self.recordingMark
+    }
+    if was & Self.pullingMark != 0 { inFlightCount -= 1 }
+    if was & Self.recordingMark != 0 { recordingCount -= 1 }
+    return was != 0
+  }
+
+  /// A pull whose transfer ended: from the pulls in flight to those being recorded (a listed
+  /// one's two bits flipped, its name looked up once); false when it was not in flight.
+  private mutating func moveToRecording(_ source: String) -> Bool {
+    if configuration.named, let id = names.index(of: source), marks[id] & Self.pullingMark != 0 {
+      marks[id] = marks[id] & ~Self.busyMarks | Self.recordingMark
+    } else {
+      guard unlistedInFlight.remove(source) != nil else { return false }
+      unlistedRecording.insert(source)
+    }
+    inFlightCount -= 1
+    recordingCount += 1
+    return true
+  }
+
+  /// The names of the sources marked `busy`: listed ones (a walk of the marks: for a lease
+  /// renewal or a reload, not per pull) and unlisted ones.
+  private func busyNames(_ busy: UInt8) -> [String] {
+    var found = Array(busy == Self.pullingMark ? unlistedInFlight : unlistedRecording)
+    guard configuration.named, inFlightCount + recordingCount > found.count else { return found }
+    for id in marks.indices where marks[id] & busy != 0 { found.append(names[id]) }
+    return found
   }
 }

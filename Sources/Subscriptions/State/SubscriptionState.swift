@@ -38,6 +38,9 @@ public struct SubscriptionState: Sendable, Equatable {
   /// When the latest new items appeared, oldest first, at most `ItemRate.capacity`: the
   /// observed posting rate.
   public var newItemTimes: [Duration] = []
+  /// Where the store that read this state keeps it, for that store's write of the pull's end;
+  /// not part of the state's value (`StoreRowHint`).
+  var storeRow = StoreRowHint()
 
   /// A source new to the state: due now, identified by id until a pull says otherwise.
   public init(source: String) { self.source = source }
@@ -100,4 +103,18 @@ extension SubscriptionState: Codable {
     try values.encode(pulls, forKey: .pulls)
     try values.encode(newItemTimes.map(\.wholeSeconds), forKey: .newItemTimes)
   }
+}
+
+/// Where a store keeps a state it read (SQLite's row id), so that the pull's end is written to
+/// that row without looking the source up by its name (a search of the names' index, about 7% of
+/// a 304's record). A hint, never the truth: it is not part of the state's value (any two hints
+/// are equal, so states compare as before), not encoded, not exported; the store checks the
+/// row's name before it trusts it, so a state moved from another store, or a row gone meanwhile,
+/// falls back to the name.
+struct StoreRowHint: Sendable, Equatable {
+  /// The row id; nil when the state was not read from a row (new, made by hand, decoded).
+  var id: Int64?
+
+  /// Always true: a hint does not make two states differ.
+  static func == (_: StoreRowHint, _: StoreRowHint) -> Bool { true }
 }

@@ -51,9 +51,12 @@ enum StateColumns {
     body(15, .text(timesText(state.newItemTimes)))
   }
 
-  /// The state in a row whose columns from `first` on are `names`, in order.
-  static func state(from row: some StateRow, at first: Int32) -> SubscriptionState {
-    var state = SubscriptionState(source: row.text(first) ?? "")
+  /// The state in a row whose columns from `first` on are `names`, in order. `source`: the
+  /// name the caller looked the row up by (a claim), used instead of a copy of the column's.
+  static func state(from row: some StateRow, at first: Int32, source: String? = nil)
+    -> SubscriptionState
+  {
+    var state = SubscriptionState(source: source ?? row.text(first) ?? "")
     state.nextCheckAt = .seconds(row.optionalInteger(first + 1) ?? 0)
     state.nextCheckReason = row.withBytes(first + 2) { CheckReason.parsing($0) }
     state.etag = row.text(first + 3)
@@ -68,7 +71,7 @@ enum StateColumns {
     state.movedTo = row.text(first + 12)
     state.identityMode = row.text(first + 13).flatMap(IdentityMode.init(rawValue:)) ?? .id
     state.pulls = Int(row.optionalInteger(first + 14) ?? 0)
-    state.newItemTimes = times(row.text(first + 15))
+    state.newItemTimes = row.withBytes(first + 15) { times($0) }
     return state
   }
 
@@ -89,10 +92,11 @@ enum StateColumns {
     times.isEmpty ? nil : times.map { String($0.wholeSeconds) }.joined(separator: ",")
   }
 
-  /// `1796000000,1796003600` → the moments; read byte by byte (a split and an `Int64(_:)` per
-  /// number were a third of reading a row).
-  static func times(_ text: String?) -> [Duration] {
-    guard let text, !text.isEmpty else { return [] }
+  /// `1796000000,1796003600` → the moments, read byte by byte where the column's text lies (a
+  /// split and an `Int64(_:)` per number were a third of reading a row; no string is made of the
+  /// column).
+  static func times(_ bytes: UnsafeBufferPointer<UInt8>) -> [Duration] {
+    guard !bytes.isEmpty else { return [] }
     var times: [Duration] = []
     var value: Int64 = 0
     var negative = false
@@ -103,7 +107,7 @@ enum StateColumns {
       negative = false
       digits = false
     }
-    for byte in text.utf8 {
+    for byte in bytes {
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
         value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))

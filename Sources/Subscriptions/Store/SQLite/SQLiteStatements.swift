@@ -34,6 +34,10 @@ struct SQLiteStatements {
   /// was checked, its counters), the lease given back. Fewer values bound and copied than
   /// `updateState` (one of which, the source, is a key both use).
   let updateSchedule: SQLiteStatement
+  /// `updateSchedule` of the row the claim read (`StoreRowHint`), found by its id rather than
+  /// through the names' index, and written only when its name is still the source's (a unary
+  /// `+` keeps SQLite from searching that index for it).
+  let updateScheduleOfRow: SQLiteStatement
   let renew: SQLiteStatement
   let release: SQLiteStatement
 
@@ -106,6 +110,13 @@ struct SQLiteStatements {
         lease_until = NULL, lease_owner = NULL
       WHERE source = ?1
       """)
+    updateScheduleOfRow = try connection.prepare(
+      """
+      UPDATE sources SET next_check_at = ?2, next_check_reason = ?3, last_check_at = ?4,
+        last_unconditional_at = ?5, errors_in_row = ?6, gone = ?7, pulls = ?8,
+        lease_until = NULL, lease_owner = NULL
+      WHERE id = ?9 AND +source = ?1
+      """)
     renew = try connection.prepare(
       "UPDATE sources SET lease_until = ? WHERE source = ? AND lease_owner = ?")
     release = try connection.prepare(
@@ -119,11 +130,19 @@ struct SQLiteStatements {
   /// UPDATE returns nothing (a `RETURNING` clause makes SQLite build a temporary table per
   /// row): the row's id is looked up only when items are written, which a 304 never does. An
   /// outcome that says which state its pull started from, and changed only its schedule's
-  /// columns (`StateColumns.onlyScheduleDiffers`), writes those alone.
+  /// columns (`StateColumns.onlyScheduleDiffers`), writes those alone, to the row the claim
+  /// read when its name is still the source's (`StoreRowHint`), else by name.
   func record(_ outcome: PullOutcome, on connection: SQLiteConnection) throws(StoreError) {
     if let before = outcome.before, StateColumns.onlyScheduleDiffers(before, outcome.state) {
-      bindSchedule(outcome.state, to: updateSchedule)
-      try updateSchedule.rows { _ in }
+      if let row = before.storeRow.id {
+        bindSchedule(outcome.state, to: updateScheduleOfRow)
+        updateScheduleOfRow.bind(9, row)
+        try updateScheduleOfRow.rows { _ in }
+      }
+      if before.storeRow.id == nil || connection.changes == 0 {
+        bindSchedule(outcome.state, to: updateSchedule)
+        try updateSchedule.rows { _ in }
+      }
     } else {
       bindState(outcome.state, to: updateState)
       try updateState.rows { _ in }

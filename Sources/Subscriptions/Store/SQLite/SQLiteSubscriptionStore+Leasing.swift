@@ -137,8 +137,11 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     try free.rows { row in
       let place = Int(row.integer(0))
       guard place >= 0 && place < states.count else { return }
-      ids.append(row.integer(1))
-      states[place] = StateColumns.state(from: row, at: 2)
+      let id = row.integer(1)
+      ids.append(id)
+      var state = StateColumns.state(from: row, at: 2, source: names[place])
+      state.storeRow.id = id
+      states[place] = state
     }
     try leaseRows(ids, until: terms.until, owner: terms.owner, session)
     return states
@@ -206,7 +209,11 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
         WHERE next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
         ORDER BY next_check_at, id LIMIT ?
         """, [.integer(now.wholeSeconds), .integer(clock), .integer(Int64(clamping: limit))]
-      ) { row in claimed.append((row.integer(0), StateColumns.state(from: row, at: 1))) }
+      ) { row in
+        var state = StateColumns.state(from: row, at: 1)
+        state.storeRow.id = row.integer(0)
+        claimed.append((state.storeRow.id!, state))
+      }
       try Self.leaseRows(claimed.map(\.id), until: until, owner: owner, session)
       return claimed.map(\.state)
     }
