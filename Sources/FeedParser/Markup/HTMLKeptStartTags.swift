@@ -12,7 +12,7 @@ import FeedPullSupport
 /// them (lower case, `="…"`, one or more spaces apart), values without `&`, `<` or `>`, a link
 /// only when it starts `http://` or `https://` and holds no space or control, no name twice,
 /// and `>` or, on a void element, `/>` at the end. Anything else (a relative link, an entity,
-/// an unknown or upper-case name, an unquoted value, the end of the text near) is `nil`, and
+/// an unknown or upper-case name, an unquoted value, a tag at the text's very end) is `nil`, and
 /// the sanitizer reads the tag the full way: the answers are the same, only slower.
 ///
 /// Names are remembered by their bytes in a few slots (the same few come back at every tag),
@@ -71,7 +71,7 @@ final class HTMLKeptStartTags {
   @inline(__always)
   func keptTag(at start: Int, in input: UnsafeBufferPointer<UInt8>) -> Tag? {
     let count = input.count
-    // Eight bytes of name and its space, and a value's sixteen, are read without a test.
+    // Eight bytes of name and its space are read without a test.
     guard start &+ 9 <= count else { return nil }
     let base = input.baseAddress!
     guard base[start] == UInt8(ascii: "<") else { return nil }
@@ -100,15 +100,17 @@ final class HTMLKeptStartTags {
         }
         return Tag(end: index &+ 2, row: element.row, opens: false)
       }
-      guard index &+ 8 <= count else { return nil }
       // `name="`: the name is every byte before the first `=`, which a slot must know.
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let word =
+        index &+ 8 <= count
+        ? UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        : ByteWord.load(base + index, count: count &- index)
       let equals = ByteWord.matches(word, UInt8(ascii: "="))
       guard equals != 0 else { return nil }
       let attributeCount = ByteWord.firstMatch(equals)
       guard attributeCount > 0 else { return nil }
       let valueStart = index &+ attributeCount &+ 2
-      guard base[valueStart &- 1] == UInt8(ascii: "\"") else { return nil }
+      guard valueStart <= count, base[valueStart &- 1] == UInt8(ascii: "\"") else { return nil }
       let attribute = slot(word, attributeCount, base + index, isElement: false)
       guard attribute.kind != Kind.other.rawValue else { return nil }
       // The first of a name counts: a name met twice (or two names sharing a slot) goes the
@@ -179,8 +181,8 @@ final class HTMLKeptStartTags {
   }
 
   /// The `"` that closes a value starting at `from`, when no byte before it needs the full
-  /// way: `&`, `<`, `>`, and in a link a space or control. Sixteen bytes a look; nil too when
-  /// the value runs to within sixteen bytes of the end.
+  /// way: `&`, `<`, `>`, and in a link a space or control. Sixteen bytes a look, the last
+  /// fifteen of the text one at a time.
   @inline(__always)
   private static func closingQuote(
     _ base: UnsafePointer<UInt8>, from: Int, count: Int, isLink: Bool
@@ -199,6 +201,15 @@ final class HTMLKeptStartTags {
         return base[at] == UInt8(ascii: "\"") ? at : nil
       }
       block &+= 16
+    }
+    // The last bytes of the text, one at a time.
+    while block < count {
+      let byte = base[block]
+      if byte == UInt8(ascii: "\"") { return block }
+      if byte == UInt8(ascii: "&") || byte | 2 == UInt8(ascii: ">") || (isLink && byte < 0x21) {
+        return nil
+      }
+      block &+= 1
     }
     return nil
   }

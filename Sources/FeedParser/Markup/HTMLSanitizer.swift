@@ -107,7 +107,11 @@ struct HTMLSanitizer {
             tokenizer.skip(to: name.upperBound + 1)
             continue
           }
-          if usesKeptStartTags, let tag = keptStartTags.keptTag(at: tokenizer.position, in: input) {
+          let position = tokenizer.position
+          if usesKeptStartTags, position &+ 1 < input.count,
+            input[position] == UInt8(ascii: "<"), input[position &+ 1].isASCIILetter,
+            let tag = keptStartTags.keptTag(at: position, in: input)
+          {
             if tag.opens { open.push(tag.row, &openCount) }
             tokenizer.skip(to: tag.end)
             continue
