@@ -40,6 +40,10 @@ struct HTMLSanitizer {
   private var openCount = 0
   private var values: [UInt8] = []
   private var decoded: [UInt8] = []
+  /// Start tags with attributes kept as written, recognised without tokenizing them.
+  private let keptStartTags = HTMLKeptStartTags()
+  /// False to read every start tag the full way: the tests compare the two.
+  var usesKeptStartTags = true
 
   fileprivate struct KeptAttribute {
     /// The row of `HTMLVocabulary.attributes`.
@@ -98,11 +102,20 @@ struct HTMLSanitizer {
           tokenizer.skip(to: end)
           continue
         }
-        if run.svgDepth == 0 && run.mathDepth == 0, let name = tokenizer.plainStartTag(),
-          opensPlainElement(name)
-        {
-          tokenizer.skip(to: name.upperBound + 1)
-          continue
+        if run.svgDepth == 0 && run.mathDepth == 0 {
+          if let name = tokenizer.plainStartTag(), opensPlainElement(name) {
+            tokenizer.skip(to: name.upperBound + 1)
+            continue
+          }
+          let position = tokenizer.position
+          if usesKeptStartTags, position &+ 1 < input.count,
+            input[position] == UInt8(ascii: "<"), input[position &+ 1].isASCIILetter,
+            let tag = keptStartTags.keptTag(at: position, in: input)
+          {
+            if tag.opens { open.push(tag.row, &openCount) }
+            tokenizer.skip(to: tag.end)
+            continue
+          }
         }
       }
       guard let token = tokenizer.next() else { break }

@@ -156,7 +156,7 @@ struct HTMLTokenizer {
 
   /// The first lane a mask sets (one is set).
   @inline(__always)
-  private static func firstLane(_ mask: SIMDMask<SIMD16<Int8>>) -> Int {
+  static func firstLane(_ mask: SIMDMask<SIMD16<Int8>>) -> Int {
     let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
     return words[0] != 0
       ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
