@@ -42,6 +42,34 @@ enum StableHash {
     hash = mix(value ^ UInt64(raw.count))
   }
 
+  /// Folds the same `bytes` into two hashes in one pass, each exactly as `add(_:to:)` would:
+  /// an item's body goes into its content key and its fingerprint, and reading it once (two
+  /// independent multiply chains per word) costs about half of reading it twice.
+  static func add(
+    _ bytes: UnsafeBufferPointer<UInt8>, to first: inout UInt64, and second: inout UInt64
+  ) {
+    let raw = UnsafeRawBufferPointer(bytes)
+    var one = first
+    var two = second
+    var offset = 0
+    while offset + 8 <= raw.count {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      one = mix(one ^ word)
+      two = mix(two ^ word)
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < raw.count {
+      tail |= UInt64(raw[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    let length = UInt64(raw.count)
+    first = mix(mix(one ^ tail) ^ length)
+    second = mix(mix(two ^ tail) ^ length)
+  }
+
   /// Stored as SQLite's signed INTEGER.
   static func of(_ text: String) -> Int64 {
     var hash = seed

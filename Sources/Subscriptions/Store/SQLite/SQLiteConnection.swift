@@ -114,6 +114,9 @@ final class SQLiteConnection: @unchecked Sendable {
   /// Rows changed by the last statement.
   var changes: Int { Int(sqlite3_changes(handle)) }
 
+  /// The row id of the last row inserted.
+  var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
   func failure(_ code: Int32, _ message: String) -> StoreError {
     let primary = code & 0xff
     if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {

@@ -39,6 +39,10 @@ struct SQLiteStatements {
   /// `+` keeps SQLite from searching that index for it).
   let updateScheduleOfRow: SQLiteStatement
   let renew: SQLiteStatement
+  /// A fresh source's first end (`FreshSources`): its row found by the id its claim's insert
+  /// gave (no look-up of the name's index), the name compared as a guard against a row
+  /// forgotten and its id reused meanwhile.
+  let updateStateByID: SQLiteStatement
   let release: SQLiteStatement
 
   init(_ connection: SQLiteConnection) throws(StoreError) {
@@ -63,6 +67,12 @@ struct SQLiteStatements {
       UPDATE sources SET \(assignments.joined(separator: ", ")), lease_until = NULL,
         lease_owner = NULL
       WHERE source = ?1
+      """)
+    updateStateByID = try connection.prepare(
+      """
+      UPDATE sources SET \(assignments.joined(separator: ", ")), lease_until = NULL,
+        lease_owner = NULL
+      WHERE id = ?\(columns.count + 1) AND source = ?1
       """)
     sourceID = try connection.prepare("SELECT id FROM sources WHERE source = ?")
     insertState = try connection.prepare(
@@ -131,8 +141,12 @@ struct SQLiteStatements {
   /// row): the row's id is looked up only when items are written, which a 304 never does. An
   /// outcome that says which state its pull started from, and changed only its schedule's
   /// columns (`StateColumns.onlyScheduleDiffers`), writes those alone, to the row the claim
-  /// read when its name is still the source's (`StoreRowHint`), else by name.
-  func record(_ outcome: PullOutcome, on connection: SQLiteConnection) throws(StoreError) {
+  /// read when its name is still the source's (`StoreRowHint`), else by name. A source its
+  /// claim inserted (`freshID`) is written by the id that insert gave.
+  func record(_ outcome: PullOutcome, on connection: SQLiteConnection, freshID: Int64? = nil)
+    throws(StoreError)
+  {
+    if let freshID, try recordFresh(outcome, id: freshID, on: connection) { return }
     if let before = outcome.before, StateColumns.onlyScheduleDiffers(before, outcome.state) {
       if let row = before.storeRow.id {
         bindSchedule(outcome.state, to: updateScheduleOfRow)
@@ -159,6 +173,25 @@ struct SQLiteStatements {
     try recordHold(outcome)
   }
 
+  /// The first end of a source this store inserted (`FreshSources`): its row by id, its items
+  /// written (it remembered none, so there is nothing to tombstone or expire). False
+  /// when the row is not the one inserted (forgotten meanwhile): the caller records it as any.
+  private func recordFresh(_ outcome: PullOutcome, id: Int64, on connection: SQLiteConnection)
+    throws(StoreError) -> Bool
+  {
+    bindState(outcome.state, to: updateStateByID)
+    updateStateByID.bind(Int32(StateColumns.names.count + 1), id)
+    try updateStateByID.rows { _ in }
+    guard connection.changes == 1 else { return false }
+    for item in outcome.seenItems {
+      // Upserted still: two new items of one body may share a key.
+      bindItem(item, sourceID: id, to: upsertItem)
+      try upsertItem.rows { _ in }
+    }
+    try recordHold(outcome)
+    return true
+  }
+
   /// A state's schedule columns, in `updateSchedule`'s order.
   private func bindSchedule(_ state: SubscriptionState, to statement: SQLiteStatement) {
     statement.bind(1, state.source)
@@ -183,15 +216,7 @@ struct SQLiteStatements {
   private func recordItems(_ outcome: PullOutcome, sourceID: Int64) throws(StoreError) {
     let state = outcome.state
     for item in outcome.seenItems {
-      upsertItem.bind(1, sourceID)
-      upsertItem.bind(2, item.key)
-      upsertItem.bind(3, item.idKey)
-      upsertItem.bind(4, item.linkKey)
-      upsertItem.bind(5, item.contentKey)
-      upsertItem.bind(6, item.fingerprint)
-      upsertItem.bind(7, item.lastSeenAt.wholeSeconds)
-      upsertItem.bind(8, Int64(item.lastPull))
-      upsertItem.bind(9, Int64(item.gone ? 1 : 0))
+      bindItem(item, sourceID: sourceID, to: upsertItem)
       try upsertItem.rows { _ in }
     }
     if outcome.sawWholeFeed {
@@ -203,6 +228,19 @@ struct SQLiteStatements {
       expire.bind(3, (outcome.now - outcome.retention.age).wholeSeconds)
       try expire.rows { _ in }
     }
+  }
+
+  /// An item's columns, in `upsertItem`'s order.
+  private func bindItem(_ item: RememberedItem, sourceID: Int64, to statement: SQLiteStatement) {
+    statement.bind(1, sourceID)
+    statement.bind(2, item.key)
+    statement.bind(3, item.idKey)
+    statement.bind(4, item.linkKey)
+    statement.bind(5, item.contentKey)
+    statement.bind(6, item.fingerprint)
+    statement.bind(7, item.lastSeenAt.wholeSeconds)
+    statement.bind(8, Int64(item.lastPull))
+    statement.bind(9, Int64(item.gone ? 1 : 0))
   }
 
   private func recordHold(_ outcome: PullOutcome) throws(StoreError) {

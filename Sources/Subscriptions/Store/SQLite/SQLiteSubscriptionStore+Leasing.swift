@@ -182,17 +182,22 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     return rows
   }
 
-  /// Registers `names`, unknown until now, leased to this store.
+  /// Registers `names`, unknown until now, leased to this store; notes them as fresh (their
+  /// ledgers empty, their rows' ids known) until their ends are recorded.
   private static func insertLeased(_ names: [String], _ terms: LeaseTerms, _ session: Session)
     throws(StoreError)
   {
     let statement = session.statements.insertLeased
+    var ids: [Int64] = []
+    ids.reserveCapacity(names.count)
     for name in names {
       statement.bind(1, name)
       statement.bind(2, terms.until)
       statement.bind(3, terms.owner)
       try statement.rows { _ in }
+      ids.append(session.connection.lastInsertRowID)
     }
+    session.fresh.insert(names, ids: ids)
   }
 
   /// Leases up to `limit` due sources that no live lease holds, earliest first.

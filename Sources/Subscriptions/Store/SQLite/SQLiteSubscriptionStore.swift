@@ -29,6 +29,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   struct Session {
     let connection: SQLiteConnection
     let statements: SQLiteStatements
+    /// The store's `fresh`, for the claim that inserts sources.
+    let fresh: FreshSources
   }
 
   let session: TSanVisibleMutex<Session>
@@ -39,6 +41,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   /// Tells this store's leases from other processes' (`lease_owner`).
   let owner = LeaseOwner.make()
   private let readOnly: Bool
+  /// Sources this store inserted and has not recorded: their ledgers are known to be empty.
+  let fresh = FreshSources()
 
   /// Opens the state at `path` (creating it, mode 0600, in directories made 0700, unless
   /// `options` say not to), and brings its schema up to date.
@@ -53,7 +57,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
       ? try Self.openReadOnly(path, busyMilliseconds: busy)
       : try Self.openForWriting(path, create: options.create, busyMilliseconds: busy)
     session = TSanVisibleMutex(
-      Session(connection: connection, statements: try SQLiteStatements(connection)))
+      Session(
+        connection: connection, statements: try SQLiteStatements(connection), fresh: fresh))
   }
 
   /// Opens or creates the state at `path`, with a busy timeout of `busyTimeout` seconds.
@@ -163,7 +168,9 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
 
   /// The identities the source has delivered, tombstones included.
   public func ledger(of source: String) throws(StoreError) -> [RememberedItem] {
-    try locked { session throws(StoreError) in
+    // Inserted by this store's claim and leased to it since: nothing recorded yet.
+    if fresh.contains(source) { return [] }
+    return try locked { session throws(StoreError) in
       var items: [RememberedItem] = []
       session.statements.ledger.bind(1, source)
       try session.statements.ledger.rows { row in
@@ -184,7 +191,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     guard !outcomes.isEmpty else { return }
     try transaction { session throws(StoreError) in
       for outcome in outcomes {
-        try session.statements.record(outcome, on: session.connection)
+        try session.statements.record(
+          outcome, on: session.connection, freshID: fresh.take(outcome.state.source))
       }
     }
   }
@@ -241,7 +249,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
 
   /// Removes the source and its identities; false when it was unknown.
   public func forget(_ source: String) throws(StoreError) -> Bool {
-    try transaction { session throws(StoreError) in
+    _ = fresh.take(source)
+    return try transaction { session throws(StoreError) in
       try session.connection.run(
         "DELETE FROM items WHERE source_id = (SELECT id FROM sources WHERE source = ?)",
         [.text(source)])
