@@ -31,14 +31,7 @@ enum StableHash {
       value = mix(value ^ word)
       offset += 8
     }
-    var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    while offset < raw.count {
-      tail |= UInt64(raw[offset]) << shift
-      shift += 8
-      offset += 1
-    }
-    value = mix(value ^ tail)
+    value = mix(value ^ tail(of: raw, from: offset))
     hash = mix(value ^ UInt64(raw.count))
   }
 
@@ -58,16 +51,24 @@ enum StableHash {
       two = mix(two ^ word)
       offset += 8
     }
+    let rest = tail(of: raw, from: offset)
+    let length = UInt64(raw.count)
+    first = mix(mix(one ^ rest) ^ length)
+    second = mix(mix(two ^ rest) ^ length)
+  }
+
+  /// The bytes after the last whole word, little-endian in one word (zero-filled): both
+  /// `add` functions end with it, so their values stay the same.
+  private static func tail(of raw: UnsafeRawBufferPointer, from start: Int) -> UInt64 {
     var tail: UInt64 = 0
     var shift: UInt64 = 0
+    var offset = start
     while offset < raw.count {
       tail |= UInt64(raw[offset]) << shift
       shift += 8
       offset += 1
     }
-    let length = UInt64(raw.count)
-    first = mix(mix(one ^ tail) ^ length)
-    second = mix(mix(two ^ tail) ^ length)
+    return tail
   }
 
   /// Stored as SQLite's signed INTEGER.
