@@ -15,16 +15,41 @@ import FeedPullSupport
 /// an unknown or upper-case name, an unquoted value, a tag at the text's very end) is `nil`, and
 /// the sanitizer reads the tag the full way: the answers are the same, only slower.
 ///
+/// A link that is not `http(s)://` (a relative one, most often) does not send the tag the full
+/// way when its value is plain (nothing to decode, trim or escape): the tag is taken with the
+/// link marked in `Tag.links`, and the sanitizer decides that value as the full way would
+/// (resolved against the base when the element resolves the attribute, emptied when its scheme
+/// is not acceptable), writing the tag anew from the positions kept here when a value changes.
+///
 /// Names are remembered by their bytes in a few slots (the same few come back at every tag),
 /// so most tags need no table look-up. Plain memory, one per sanitizer; not thread-safe.
 final class HTMLKeptStartTags {
-  /// A tag kept as it is: where it ends (just past its `>`), the element's row and whether it
-  /// opens an element (not void, not `/>`).
+  /// A tag kept as it is, but for the links in `links`: where it ends (just past its `>`),
+  /// the element's row and whether it opens an element (not void, not `/>`).
   struct Tag {
     var end: Int
     var row: Int
     var opens: Bool
+    /// A void element (written anew with ` />`).
+    var isVoid: Bool
+    /// The element name's length (its bytes follow the `<`).
+    var nameCount: Int
+    /// How many attributes the tag has; their positions are `nameStarts`, `valueStarts` and
+    /// `valueEnds` (the closing quote) until the next call.
+    var attributeCount: Int
+    /// The attributes (bit `i` for the `i`th) whose value is a plain link that is not
+    /// `http(s)://`, which the sanitizer must decide; 0: the tag stays exactly as written.
+    var links: UInt32
+    /// Among `links`, those the element resolves against the base (the rest only have their
+    /// scheme checked).
+    var resolving: UInt32
   }
+
+  /// Where each attribute of the last tag taken starts, where its value starts (after `="`)
+  /// and where it ends (at the closing `"`): sixteen each, as a tag has at most sixteen.
+  let nameStarts: UnsafeMutablePointer<Int>
+  let valueStarts: UnsafeMutablePointer<Int>
+  let valueEnds: UnsafeMutablePointer<Int>
 
   /// What a name remembered in a slot is.
   private struct Slot {
@@ -34,6 +59,10 @@ final class HTMLKeptStartTags {
     /// `Kind`'s raw value.
     var kind: Int
     var row: Int
+    /// An element's `resolvedURIAttributes`; an attribute's `URIAttribute` bit (0: none).
+    var uriBits: UInt32
+    /// An attribute whose scheme is checked (`AttributeInfo.uri`).
+    var isURI: Bool
   }
 
   /// What a name is to this pass.
@@ -42,7 +71,8 @@ final class HTMLKeptStartTags {
     case other = 0
     /// An attribute whose value stays when it needs no escaping.
     case plain
-    /// An attribute holding a URI: stays when it is a plain `http(s)://` link.
+    /// An attribute holding a URI: stays when it is a plain `http(s)://` link, else the
+    /// sanitizer decides its (plain) value.
     case link
     /// An element kept as it is, void (no end tag) or one that opens.
     case voidElement
@@ -60,14 +90,27 @@ final class HTMLKeptStartTags {
   init() {
     slots = .allocate(capacity: 2 * Self.slotsPerTable)
     slots.initialize(
-      repeating: Slot(key: 0, count: 0, kind: Kind.other.rawValue, row: -1),
+      repeating: Slot(
+        key: 0, count: 0, kind: Kind.other.rawValue, row: -1, uriBits: 0, isURI: false),
       count: 2 * Self.slotsPerTable)
+    nameStarts = .allocate(capacity: Self.slotsPerTable)
+    nameStarts.initialize(repeating: 0, count: Self.slotsPerTable)
+    valueStarts = .allocate(capacity: Self.slotsPerTable)
+    valueStarts.initialize(repeating: 0, count: Self.slotsPerTable)
+    valueEnds = .allocate(capacity: Self.slotsPerTable)
+    valueEnds.initialize(repeating: 0, count: Self.slotsPerTable)
   }
 
-  deinit { slots.deallocate() }
+  deinit {
+    slots.deallocate()
+    nameStarts.deallocate()
+    valueStarts.deallocate()
+    valueEnds.deallocate()
+  }
 
   /// The start tag at `start` (a `<`) of `input`, when it is one the sanitizer keeps exactly
-  /// as written outside SVG, MathML and `applet`; nil for any other (and for anything else).
+  /// as written outside SVG, MathML and `applet` but for the plain links in `links`; nil for
+  /// any other (and for anything else).
   @inline(__always)
   func keptTag(at start: Int, in input: UnsafeBufferPointer<UInt8>) -> Tag? {
     let count = input.count
@@ -85,20 +128,28 @@ final class HTMLKeptStartTags {
     let isVoid = element.kind == Kind.voidElement.rawValue
     var index = start &+ 2 &+ nameCount
     var seen: UInt32 = 0
+    var attributeCount = 0
+    var links: UInt32 = 0
+    var resolving: UInt32 = 0
+    @inline(__always) func tag(end: Int, opens: Bool) -> Tag {
+      Tag(
+        end: end, row: element.row, opens: opens, isVoid: isVoid, nameCount: nameCount,
+        attributeCount: attributeCount, links: links, resolving: resolving)
+    }
     while true {
       // White space between attributes (at least one, the name's space for the first).
       while index < count && base[index].isHTMLSpace { index &+= 1 }
       guard index < count else { return nil }
       let byte = base[index]
       if byte == UInt8(ascii: ">") {
-        return Tag(end: index &+ 1, row: element.row, opens: !isVoid)
+        return tag(end: index &+ 1, opens: !isVoid)
       }
       if byte == UInt8(ascii: "/") {
         // `/>` stays on a void element only (`<p/>` is written anew).
         guard isVoid, index &+ 1 < count, base[index &+ 1] == UInt8(ascii: ">") else {
           return nil
         }
-        return Tag(end: index &+ 2, row: element.row, opens: false)
+        return tag(end: index &+ 2, opens: false)
       }
       // `name="`: the name is every byte before the first `=`, which a slot must know.
       let word =
@@ -107,11 +158,11 @@ final class HTMLKeptStartTags {
         : ByteWord.load(base + index, count: count &- index)
       let equals = ByteWord.matches(word, UInt8(ascii: "="))
       guard equals != 0 else { return nil }
-      let attributeCount = ByteWord.firstMatch(equals)
-      guard attributeCount > 0 else { return nil }
-      let valueStart = index &+ attributeCount &+ 2
+      let attributeNameCount = ByteWord.firstMatch(equals)
+      guard attributeNameCount > 0 else { return nil }
+      let valueStart = index &+ attributeNameCount &+ 2
       guard valueStart <= count, base[valueStart &- 1] == UInt8(ascii: "\"") else { return nil }
-      let attribute = slot(word, attributeCount, base + index, isElement: false)
+      let attribute = slot(word, attributeNameCount, base + index, isElement: false)
       guard attribute.kind != Kind.other.rawValue else { return nil }
       // The first of a name counts: a name met twice (or two names sharing a slot) goes the
       // full way.
@@ -121,9 +172,21 @@ final class HTMLKeptStartTags {
       let isLink = attribute.kind == Kind.link.rawValue
       guard let close = Self.closingQuote(base, from: valueStart, count: count, isLink: isLink)
       else { return nil }
-      if isLink {
-        guard close &- valueStart >= 8, Self.isHTTP(base + valueStart) else { return nil }
+      if isLink && !(close &- valueStart >= 8 && Self.isHTTP(base + valueStart)) {
+        // A plain value (`closingQuote` stopped at nothing) that the sanitizer decides: when
+        // the element resolves the attribute or its scheme is checked; else it stays.
+        guard close > valueStart else { return nil }
+        let resolves = attribute.uriBits & element.uriBits != 0
+        if resolves || attribute.isURI {
+          let bit = UInt32(1) &<< UInt32(attributeCount)
+          links |= bit
+          if resolves { resolving |= bit }
+        }
       }
+      nameStarts[attributeCount] = index
+      valueStarts[attributeCount] = valueStart
+      valueEnds[attributeCount] = close
+      attributeCount &+= 1
       index = close &+ 1
       // After the value: white space, `>` or `/`, else the full way.
       guard index < count else { return nil }
@@ -140,44 +203,54 @@ final class HTMLKeptStartTags {
   @inline(__always)
   private func slot(
     _ word: UInt64, _ nameCount: Int, _ bytes: UnsafePointer<UInt8>, isElement: Bool
-  ) -> (kind: Int, row: Int, index: Int) {
+  ) -> (kind: Int, row: Int, index: Int, uriBits: UInt32, isURI: Bool) {
     let key = word & (UInt64(1) &<< UInt64(nameCount &* 8) &- 1)
     let index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> 60)
     let slot = slots + (isElement ? Self.slotsPerTable &+ index : index)
     if slot.pointee.count != nameCount || slot.pointee.key != key {
-      let (kind, row) =
+      let (kind, row, uriBits, isURI) =
         isElement ? classifyElement(bytes, nameCount) : classifyAttribute(bytes, nameCount)
-      slot.pointee = Slot(key: key, count: nameCount, kind: kind.rawValue, row: row)
+      slot.pointee = Slot(
+        key: key, count: nameCount, kind: kind.rawValue, row: row, uriBits: uriBits,
+        isURI: isURI)
     }
-    return (slot.pointee.kind, slot.pointee.row, index)
+    return (slot.pointee.kind, slot.pointee.row, index, slot.pointee.uriBits, slot.pointee.isURI)
   }
 
-  /// What an attribute name is to this pass (the sanitizer's `keepAttributes` in HTML).
+  /// What an attribute name is to this pass (the sanitizer's `keepAttributes` in HTML), with
+  /// its `URIAttribute` bit and whether its scheme is checked.
   @inline(never)
-  private func classifyAttribute(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> (Kind, Int) {
+  private func classifyAttribute(
+    _ bytes: UnsafePointer<UInt8>, _ count: Int
+  ) -> (Kind, Int, UInt32, Bool) {
     guard let row = attributes.row(bytes, count), attributes.isSpelled(row, bytes, count) else {
-      return (.other, -1)
+      return (.other, -1, 0, false)
     }
     let info = attributes.info(row)
     guard info.contains(.html), info.isDisjoint(with: [.style, .xlink, .xmlns]) else {
-      return (.other, row)
+      return (.other, row, 0, false)
     }
     // A link wherever some element resolves it, or its scheme is checked.
-    let isLink = info.contains(.uri) || info.uriAttribute != nil
-    return (isLink ? .link : .plain, row)
+    let isURI = info.contains(.uri)
+    let uriBits = info.uriAttribute.map { UInt32(1) &<< $0.rawValue } ?? 0
+    return (isURI || uriBits != 0 ? .link : .plain, row, uriBits, isURI)
   }
 
-  /// What an element name is to this pass (the sanitizer's `startTag` outside SVG and MathML).
+  /// What an element name is to this pass (the sanitizer's `startTag` outside SVG and MathML),
+  /// with the `URIAttribute` bits it resolves.
   @inline(never)
-  private func classifyElement(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> (Kind, Int) {
+  private func classifyElement(
+    _ bytes: UnsafePointer<UInt8>, _ count: Int
+  ) -> (Kind, Int, UInt32, Bool) {
     guard let row = elements.row(bytes, count), elements.isSpelled(row, bytes, count) else {
-      return (.other, -1)
+      return (.other, -1, 0, false)
     }
     let info = elements.info(row)
     guard info.contains(.html), !info.contains(.rawText), !info.contains(.droppedWithContent),
       row != svgRow, row != mathRow
-    else { return (.other, row) }
-    return (info.contains(.void) ? .voidElement : .openingElement, row)
+    else { return (.other, row, 0, false) }
+    let kind: Kind = info.contains(.void) ? .voidElement : .openingElement
+    return (kind, row, info.resolvedURIAttributes, false)
   }
 
   /// The `"` that closes a value starting at `from`, when no byte before it needs the full

@@ -110,7 +110,8 @@ struct HTMLSanitizer {
           let position = tokenizer.position
           if usesKeptStartTags, position &+ 1 < input.count,
             input[position] == UInt8(ascii: "<"), input[position &+ 1].isASCIILetter,
-            let tag = keptStartTags.keptTag(at: position, in: input)
+            let tag = keptStartTags.keptTag(at: position, in: input),
+            tag.links == 0 || keepsLinks(of: tag, at: position, base: run.base)
           {
             if tag.opens { open.push(tag.row, &openCount) }
             tokenizer.skip(to: tag.end)
@@ -362,6 +363,88 @@ struct HTMLSanitizer {
       closesItself: closesItself)
   }
 
+  /// Decides the plain links of a start tag that `HTMLKeptStartTags` took (at `start`) as the
+  /// full way does (`resolvedPlainURI`), and writes the tag anew as `writeStartTag` would when
+  /// one changes: its other bytes stay as written, one space before each attribute, ` />` on a
+  /// void element. False (nothing written) when the full way must read the tag.
+  @inline(never)
+  private mutating func keepsLinks(
+    of tag: HTMLKeptStartTags.Tag, at start: Int, base: String?
+  ) -> Bool {
+    if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+    let positions = keptStartTags
+    let bytes = input.baseAddress!
+    // The new values' ranges in `values`, for the attributes in `replaced`.
+    var newStarts: SixteenInts = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var newEnds = newStarts
+    var replaced: UInt32 = 0
+    var links = tag.links
+    while links != 0 {
+      let index = links.trailingZeroBitCount
+      let bit = UInt32(1) &<< UInt32(index)
+      links &= links &- 1
+      let raw = UnsafeBufferPointer(
+        start: bytes + positions.valueStarts[index],
+        count: positions.valueEnds[index] &- positions.valueStarts[index])
+      guard let answer = resolvedPlainURI(raw, resolving: tag.resolving & bit != 0 ? base : nil)
+      else { return false }
+      if let range = answer {
+        Self.store(range.lowerBound, at: index, in: &newStarts)
+        Self.store(range.upperBound, at: index, in: &newEnds)
+        replaced |= bit
+      }
+    }
+    guard replaced != 0 else { return true }
+    beginReplacing(at: start, of: tag.end)
+    output.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: tag.nameCount &+ 1))
+    for index in 0..<tag.attributeCount {
+      output.append(UInt8(ascii: " "))
+      let nameStart = positions.nameStarts[index]
+      if replaced & (UInt32(1) &<< UInt32(index)) != 0 {
+        // `name="`, the new value, `"`.
+        output.append(
+          contentsOf: UnsafeBufferPointer(
+            start: bytes + nameStart, count: positions.valueStarts[index] &- nameStart))
+        let newStart = Self.load(at: index, from: newStarts)
+        let newEnd = Self.load(at: index, from: newEnds)
+        values.withUnsafeBufferPointer {
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[newStart..<newEnd]))
+        }
+        output.append(UInt8(ascii: "\""))
+      } else {
+        // `name="value"` as written.
+        output.append(
+          contentsOf: UnsafeBufferPointer(
+            start: bytes + nameStart, count: positions.valueEnds[index] &+ 1 &- nameStart))
+      }
+    }
+    if tag.isVoid {
+      output.append(UInt8(ascii: " "))
+      output.append(UInt8(ascii: "/"))
+    }
+    output.append(UInt8(ascii: ">"))
+    return true
+  }
+
+  /// Sixteen integers on the stack, one for each attribute a kept start tag can have.
+  private typealias SixteenInts = (
+    Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int
+  )
+
+  @inline(__always)
+  private static func store(_ value: Int, at index: Int, in ints: inout SixteenInts) {
+    withUnsafeMutableBytes(of: &ints) {
+      $0.storeBytes(of: value, toByteOffset: index &* MemoryLayout<Int>.stride, as: Int.self)
+    }
+  }
+
+  @inline(__always)
+  private static func load(at index: Int, from ints: SixteenInts) -> Int {
+    withUnsafeBytes(of: ints) {
+      $0.load(fromByteOffset: index &* MemoryLayout<Int>.stride, as: Int.self)
+    }
+  }
+
   /// Writes the start tag `tag` anew: element `row`, the kept attributes, the namespace
   /// declarations it needs, ` />` or `>`, and its end tag when it `closesItself`. Apart from
   /// `startTag` so that the tags that stay as written (most) run through less code.
@@ -523,25 +606,10 @@ struct HTMLSanitizer {
   private mutating func rewrittenURI(
     _ raw: UnsafeBufferPointer<UInt8>?, resolving base: String?
   ) -> Range<Int>? {
-    if let raw, !raw.isEmpty, Self.isPlain(raw) {
-      // Most links of a feed: nothing to decode, drop, trim or escape, so `checkedURI`'s
-      // answer is known without a copy: the value as it is, empty for a scheme that is not
-      // acceptable, or resolved straight into `values` when it is relative.
-      if Self.isHTTP(raw) { return nil }
-      guard URISchemes.isAcceptable(raw) else { return values.count..<values.count }
-      guard let base, !Self.hasScheme(raw) else { return nil }
-      if markupBase?.text != base { markupBase = MarkupBase(base) }
-      if let markupBase {
-        let start = values.count
-        markupBase.resolve(raw, into: &values, scratch: &pathScratch)
-        if markupBase.hasMarkupCharacters { escapeValue(from: start) }
-        let unchanged =
-          values.count - start == raw.count
-          && values.withUnsafeBufferPointer {
-            memcmp($0.baseAddress! + start, raw.baseAddress!, raw.count) == 0
-          }
-        return unchanged ? nil : start..<values.count
-      }
+    if let raw, !raw.isEmpty, Self.isPlain(raw),
+      let answer = resolvedPlainURI(raw, resolving: base)
+    {
+      return answer
     }
     guard let uri = checkedURI(raw, resolving: base) else { return nil }
     let escaped = appendValue(escaping: uri)
@@ -551,6 +619,31 @@ struct HTMLSanitizer {
       return nil
     }
     return escaped
+  }
+
+  /// `rewrittenURI` for a plain value (not empty, nothing to decode, drop, trim or escape: most
+  /// links of a feed), whose answer is known without a copy: nil when it stays as written, an
+  /// empty range for a scheme that is not acceptable, or its range once resolved straight into
+  /// `values` when it is relative. Nil (outside) when `base` does not split (`MarkupBase`), for
+  /// `checkedURI` to decide.
+  @inline(__always)
+  private mutating func resolvedPlainURI(
+    _ raw: UnsafeBufferPointer<UInt8>, resolving base: String?
+  ) -> Range<Int>?? {
+    if Self.isHTTP(raw) { return .some(nil) }
+    guard URISchemes.isAcceptable(raw) else { return values.count..<values.count }
+    guard let base, !Self.hasScheme(raw) else { return .some(nil) }
+    if markupBase?.text != base { markupBase = MarkupBase(base) }
+    guard let markupBase else { return nil }
+    let start = values.count
+    markupBase.resolve(raw, into: &values, scratch: &pathScratch)
+    if markupBase.hasMarkupCharacters { escapeValue(from: start) }
+    let unchanged =
+      values.count - start == raw.count
+      && values.withUnsafeBufferPointer {
+        memcmp($0.baseAddress! + start, raw.baseAddress!, raw.count) == 0
+      }
+    return .some(unchanged ? nil : start..<values.count)
   }
 
   /// Escapes `values` from `start` to its end in place (a base's query may hold `&`).
