@@ -32,47 +32,45 @@ enum HTMLEntities {
   }
 
   /// Names (case matters: `&Eacute;` is not `&eacute;`) to their one or two characters,
-  /// the first in the low 32 bits. Read from `entityList`'s bytes: splitting it into strings
-  /// took some 26 million instructions, once per process that met a reference.
+  /// the first in the low 32 bits. Read from `entityList`'s bytes, the names left where they
+  /// are: splitting it into strings took some 26 million instructions, and a `String` a name
+  /// still 3 million, once per process that met a reference.
   private static let table: HTMLNameTable<UInt64> = {
-    var rows: [(String, UInt64)] = []
-    rows.reserveCapacity(2200)
+    var entries: [HTMLNameTable<UInt64>.Entry] = []
+    entries.reserveCapacity(2240)
     var list = entityList
-    list.withUTF8 { bytes in
+    return list.withUTF8 { bytes in
       var index = 0
       while index < bytes.count {
         var end = index
         while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-        var field = index
-        var name = ""
+        // `name HEX` or `name HEX HEX`.
+        var position = index
+        while position < end && bytes[position] != 0x20 { position += 1 }
+        let name = (start: index, count: position - index)
         var packed: UInt64 = 0
         var shift: UInt64 = 0
-        var position = index
-        while position <= end {
-          if position == end || bytes[position] == 0x20 {
-            if position > field {
-              let text = UnsafeBufferPointer(rebasing: bytes[field..<position])
-              if name.isEmpty {
-                name = String(decoding: text, as: UTF8.self)
-              } else {
-                var value: UInt64 = 0
-                for byte in text {
-                  let digit = byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x61 + 10
-                  value = value << 4 | UInt64(digit)
-                }
-                packed |= value << shift
-                shift += 32
-              }
-            }
-            field = position + 1
-          }
+        while position < end {
           position += 1
+          var value: UInt64 = 0
+          while position < end && bytes[position] != 0x20 {
+            let byte = bytes[position]
+            let digit = byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x61 + 10
+            value = value << 4 | UInt64(digit)
+            position += 1
+          }
+          packed |= value << shift
+          shift += 32
         }
-        if !name.isEmpty { rows.append((name, packed)) }
+        if name.count > 0 {
+          entries.append(.init(start: name.start, count: name.count, info: packed))
+        }
         index = end + 1
       }
+      return entries.withUnsafeBufferPointer {
+        HTMLNameTable(bytes, entries: $0, foldsCase: false)
+      }
     }
-    return HTMLNameTable(rows, foldsCase: false)
   }()
 
   private static let entityList = """
