@@ -52,4 +52,25 @@ import Testing
     #expect(fromBytes.info(fromBytes.row(of: "A")) == 1)
     #expect(fromBytes.info(fromBytes.row(of: "href")) == 2)
   }
+
+  /// With `combining`, a name given twice spelled the same gets both infos; spelled in
+  /// another case it keeps its first (the vocabulary's lists are built this way).
+  @Test func combiningMergesTheSameSpelling() {
+    let names: [(String, UInt32)] = [("img", 1), ("viewBox", 2), ("img", 4), ("viewbox", 8)]
+    var bytes: [UInt8] = []
+    var entries: [HTMLNameTable<UInt32>.Entry] = []
+    for (name, info) in names {
+      entries.append(.init(start: bytes.count, count: name.utf8.count, info: info))
+      bytes.append(contentsOf: name.utf8)
+    }
+    let table = bytes.withUnsafeBufferPointer { bytes in
+      entries.withUnsafeBufferPointer {
+        HTMLNameTable<UInt32>(bytes, entries: $0, foldsCase: true, combining: |)
+      }
+    }
+    #expect(table.count == 2)
+    #expect(table.info(table.row(of: "IMG")) == 5)
+    #expect(table.info(table.row(of: "viewbox")) == 2)
+    #expect(Array(table.spelling(table.row(of: "viewbox"))) == Array("viewBox".utf8))
+  }
 }

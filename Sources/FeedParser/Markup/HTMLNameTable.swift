@@ -63,10 +63,14 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
   }
 
   /// A table of the names `entries` picks out of `bytes`, with their infos; a name given
-  /// twice keeps its first info. Built from bytes, without a `String` or an array a name:
-  /// HTML5's 2,125 references took 3 million instructions that way, once in every process
-  /// that met one.
-  init(_ bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<Entry>, foldsCase: Bool) {
+  /// twice keeps its first info, or with `combining` the two infos combined when it is
+  /// spelled the same (the vocabulary's lists name an element in several). Built from bytes,
+  /// without a `String` or an array a name: HTML5's 2,125 references took 3 million
+  /// instructions that way, once in every process that met one.
+  init(
+    _ bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<Entry>, foldsCase: Bool,
+    combining: ((Info, Info) -> Info)? = nil
+  ) {
     var bits = 4
     while 1 << bits < entries.count * 3 { bits += 1 }
     slotMask = (1 << bits) - 1
@@ -95,7 +99,16 @@ struct HTMLNameTable<Info: BitwiseCopyable>: @unchecked Sendable {
       let name = bytes.baseAddress! + entry.start
       precondition(entry.count > 0 && entry.count <= Self.maxLength, "a name the keys cannot hold")
       let found = Self.probe(name, entry.count, foldsCase, slotMask, shift, slotWords, slotLengths)
-      guard slotLengths[found.slot] == 0 else { continue }
+      guard slotLengths[found.slot] == 0 else {
+        let row = Int(slotRows[found.slot])
+        let start = Int(spellingStarts[row])
+        if let combining, Int(spellingStarts[row + 1]) - start == entry.count,
+          memcmp(spellings + start, name, entry.count) == 0
+        {
+          infos[row] = combining(infos[row], entry.info)
+        }
+        continue
+      }
       let words = slotWords + found.slot * 4
       (words[0], words[1], words[2], words[3]) = found.key
       slotLengths[found.slot] = Int32(entry.count)

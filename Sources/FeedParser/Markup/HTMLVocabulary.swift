@@ -84,8 +84,8 @@ enum HTMLVocabulary {
     }
   }
 
-  static let elements = HTMLNameTable<ElementInfo>(elementRows())
-  static let attributes = HTMLNameTable<AttributeInfo>(attributeRows())
+  static let elements = elementTable()
+  static let attributes = attributeTable()
 
   /// The rows the sanitizer asks for by name.
   static let svgRow = elements.row(of: "svg")
@@ -218,64 +218,83 @@ enum HTMLVocabulary {
     plaintext
     """
 
-  /// The names of a list, split on its bytes (splitting by `Character` cost more than the
-  /// rest of building the tables).
-  private static func words(_ list: String) -> [String] {
-    list.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }).map {
-      String(decoding: $0, as: UTF8.self)
+  /// The names of the lists, each with what its list says, gathered on their bytes into one
+  /// table, a name in several lists given all they say (making a `String` a name and merging
+  /// them in a dictionary took some 2.5 million instructions, once a process).
+  private struct Names<Info: OptionSet & BitwiseCopyable> where Info.RawValue == UInt32 {
+    var bytes: [UInt8] = []
+    var entries: [HTMLNameTable<Info>.Entry] = []
+
+    /// Each name of `list` (split at spaces and line ends) with `info`.
+    mutating func add(_ list: String, _ info: Info) {
+      var list = list
+      list.withUTF8 { text in
+        var index = 0
+        while index < text.count {
+          while index < text.count && (text[index] == 0x20 || text[index] == 0x0A) { index += 1 }
+          let start = index
+          while index < text.count && text[index] != 0x20 && text[index] != 0x0A { index += 1 }
+          guard index > start else { continue }
+          entries.append(.init(start: bytes.count, count: index - start, info: info))
+          bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
+        }
+      }
+    }
+
+    /// The table, rows in the order the names first come.
+    func table() -> HTMLNameTable<Info> {
+      bytes.withUnsafeBufferPointer { bytes in
+        entries.withUnsafeBufferPointer {
+          HTMLNameTable(bytes, entries: $0, foldsCase: true) { $0.union($1) }
+        }
+      }
     }
   }
 
-  private static func elementRows() -> [(String, ElementInfo)] {
-    var info: [String: ElementInfo] = [:]
-    var order: [String] = []
-    func add(_ names: String, _ flags: ElementInfo) {
-      for name in words(names) { add(name: name, flags) }
-    }
-    func add(name: String, _ flags: ElementInfo) {
-      if info[name] == nil { order.append(name) }
-      info[name, default: []].formUnion(flags)
-    }
-    add(acceptableHTML, .html)
-    add(mathMLElements, .mathML)
-    add(svgElements, .svg)
-    add(voidElements, .void)
-    add("script style", .rawText)
-    add("applet", .droppedWithContent)
-    add(noTextElements, .noText)
-    add(lineBlockElements, .lineBlock)
-    add(paragraphBlockElements, .paragraphBlock)
-    add("pre listing xmp plaintext", .preformatted)
+  private static func elementTable() -> HTMLNameTable<ElementInfo> {
+    var names = Names<ElementInfo>()
+    names.add(acceptableHTML, .html)
+    names.add(mathMLElements, .mathML)
+    names.add(svgElements, .svg)
+    names.add(voidElements, .void)
+    names.add("script style", .rawText)
+    names.add("applet", .droppedWithContent)
+    names.add(noTextElements, .noText)
+    names.add(lineBlockElements, .lineBlock)
+    names.add(paragraphBlockElements, .paragraphBlock)
+    names.add("pre listing xmp plaintext", .preformatted)
     for (element, attribute) in resolvedPairs {
-      add(name: element, ElementInfo(rawValue: 1 << (ElementInfo.uriShift + attribute.rawValue)))
+      names.add(element, ElementInfo(rawValue: 1 << (ElementInfo.uriShift + attribute.rawValue)))
     }
     // SVG's camel-case names: the table folds case, so one row serves both spellings, and the
     // sanitizer writes the row's own (`linearGradient`, never `lineargradient`).
-    return order.map { ($0, info[$0]!) }
+    return names.table()
   }
 
-  private static func attributeRows() -> [(String, AttributeInfo)] {
-    var info: [String: AttributeInfo] = [:]
-    var order: [String] = []
-    func add(_ names: String, _ flags: AttributeInfo) {
-      for name in words(names) {
-        if info[name] == nil { order.append(name) }
-        info[name, default: []].formUnion(flags)
+  private static func attributeTable() -> HTMLNameTable<AttributeInfo> {
+    var names = Names<AttributeInfo>()
+    names.add(acceptableHTMLAttributes, .html)
+    names.add(mathMLAttributes, .mathML)
+    names.add(svgAttributes, .svg)
+    names.add(uriAttributes, .uri)
+    names.add("style", .style)
+    names.add("xmlns", .xmlns)
+    // `xlink:…` names are marked so (all come from the lists above).
+    let prefix = Array("xlink:".utf8)
+    for index in names.entries.indices {
+      let entry = names.entries[index]
+      if entry.count >= prefix.count,
+        names.bytes[entry.start..<entry.start + prefix.count].elementsEqual(prefix)
+      {
+        names.entries[index].info.formUnion(.xlink)
       }
     }
-    add(acceptableHTMLAttributes, .html)
-    add(mathMLAttributes, .mathML)
-    add(svgAttributes, .svg)
-    add(uriAttributes, .uri)
-    add("style", .style)
-    add("xmlns", .xmlns)
-    for name in order where name.hasPrefix("xlink:") { info[name]!.formUnion(.xlink) }
     for attribute in URIAttribute.allCases {
       let number = AttributeInfo(
         rawValue: (attribute.rawValue + 1) << AttributeInfo.uriNumberShift)
-      add(attribute.name, number)
+      names.add(attribute.name, number)
     }
-    return order.map { ($0, info[$0]!) }
+    return names.table()
   }
 }
 
