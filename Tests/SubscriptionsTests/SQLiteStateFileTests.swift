@@ -92,6 +92,40 @@ import Testing
     #expect(count == 200)
   }
 
+  /// The page size and the log's fold point of the store's connection.
+  static func pages(_ store: SQLiteSubscriptionStore) throws -> (size: Int64, autocheckpoint: Int64)
+  {
+    try store.locked { session throws(StoreError) in
+      var size: Int64 = 0
+      var autocheckpoint: Int64 = 0
+      try session.connection.run("PRAGMA page_size") { row in size = row.integer(0) }
+      try session.connection.run("PRAGMA wal_autocheckpoint") { row in
+        autocheckpoint = row.integer(0)
+      }
+      return (size, autocheckpoint)
+    }
+  }
+
+  @Test func aNewFileHasSmallPagesAndAnOldOneKeepsItsOwn() throws {
+    let path = TemporaryState.path()
+    let store = try SQLiteSubscriptionStore(path: path)
+    try store.register(["a"])
+    let new = try Self.pages(store)
+    #expect(new.size == SQLiteSubscriptionStore.newFilePageSize)
+    #expect(new.autocheckpoint * new.size == SQLiteSubscriptionStore.autocheckpointBytes)
+    // A file made before (SQLite's default 4 KB pages) keeps them, and its log still folds
+    // every 40 MB.
+    let old = try Self.versionOneFile()
+    let oldStore = try SQLiteSubscriptionStore(path: old)
+    #expect(try Self.pages(oldStore) == (4096, SQLiteSubscriptionStore.autocheckpointBytes / 4096))
+    try oldStore.register(["c"])
+    #expect(try oldStore.state(of: "a") == Self.versionOneState)
+    #expect(try oldStore.integrityCheck() == "ok")
+    // Reopened, each keeps its size.
+    #expect(try Self.pages(SQLiteSubscriptionStore(path: path)).size == new.size)
+    #expect(try Self.pages(SQLiteSubscriptionStore(path: old)).size == 4096)
+  }
+
   /// A file of schema version 1 (each state one JSON text).
   static func versionOneFile() throws -> String {
     let path = TemporaryState.path()

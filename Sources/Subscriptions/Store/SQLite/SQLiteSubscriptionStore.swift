@@ -68,6 +68,13 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     try self.init(path: path, options: options)
   }
 
+  /// The page size of a file this store creates (`PRAGMA page_size`): small, because each
+  /// transaction writes every page it touched to the log (see `openForWriting`).
+  static let newFilePageSize: Int64 = 1024
+  /// How much log a run writes before SQLite folds it into the file (40 MB), whatever the
+  /// file's page size.
+  static let autocheckpointBytes: Int64 = 40_960_000
+
   private static func openForWriting(_ path: String, create: Bool, busyMilliseconds: Int32)
     throws(StoreError) -> SQLiteConnection
   {
@@ -75,14 +82,22 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     if !create, try SQLiteSchema.version(connection) == 0 {
       throw StoreError(message: "no state in \(path) (an empty file)", kind: .noState)
     }
+    // A new file's pages are 1 KB (a file that has pages keeps its own size: SQLite changes it
+    // only by a VACUUM, which is never run). Every transaction writes each page it touched to
+    // the log, and a first pull's transactions touch a few pages each at random places of the
+    // names' and the schedule's indexes: 4 KB pages wrote 2.71 MB of log for a 0.31 MB state of
+    // 1,000 sources, 1 KB pages about half of that (measured in bench/README.md, section 6).
+    try connection.execute("PRAGMA page_size = \(newFilePageSize)")
     try connection.execute("PRAGMA journal_mode = WAL")
     // WAL with NORMAL: a committed transaction survives a crash of the process (kill -9);
     // only a power loss may lose the last ones, which then repeat items, never lose them.
     try connection.execute("PRAGMA synchronous = NORMAL")
     // The log is folded into the file at the end of every run (`checkpoint`); meanwhile folding
     // it every 4 MB (SQLite's default) cost a first pull of 10,000 feeds, which writes some 28 MB
-    // of log, 8% more CPU time than folding it every 40 MB.
-    try connection.execute("PRAGMA wal_autocheckpoint = 10000")
+    // of log, 8% more CPU time than folding it every 40 MB (counted in pages: the file's own).
+    var pageSize: Int64 = 4096
+    try connection.run("PRAGMA page_size") { row in pageSize = max(512, row.integer(0)) }
+    try connection.execute("PRAGMA wal_autocheckpoint = \(autocheckpointBytes / pageSize)")
     try SQLiteSchema.migrate(connection)
     return connection
   }
