@@ -14,7 +14,7 @@ extension SubscriptionRun {
       if first {
         admission.whenCaughtUp { [weak self] in
           guard let self else { return }
-          self.queue.async {
+          self.exclusion.async {
             self.state.withLock { $0.waitingForConsumer = false }
             self.feed(.resumed)
           }
@@ -32,7 +32,7 @@ extension SubscriptionRun {
         let nanoseconds =
           Int(wait.components.seconds) * 1_000_000_000
           + Int(wait.components.attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.launch(gate) }
+        exclusion.asyncAfter(.nanoseconds(nanoseconds)) { self.launch(gate) }
         return nil
       }
     }
@@ -43,7 +43,7 @@ extension SubscriptionRun {
   private func launch(_ gate: SourceGate) {
     let source = gate.planned.state.source
     let batch = puller.start(
-      [gate.pullSource], into: gate, keeping: .failedOnly, endQueue: queue
+      [gate.pullSource], into: gate, keeping: .failedOnly, endRunner: self
     ) { _ in }
     let cancelling = state.withLock { state in
       state.batches[source] = batch
@@ -89,16 +89,17 @@ extension SubscriptionRun {
   /// (the next pull starts without waiting for a commit), and the end is queued for the store;
   /// the first of a batch asks the queue to record them all a moment later, so that the ends
   /// arriving meanwhile share its transaction (a write transaction per source was half of what
-  /// a 304 cost the store).
+  /// a 304 cost the store). On the worker's thread (`runEnd`) the slot is given back there,
+  /// right after.
   func ended(_ finished: FinishedPull) {
     let (firstEnd, firstTransfer) = endsWaiting.withLock { waiting in
       waiting.ends.append(finished)
       waiting.transfers.append((finished.end.source, finished.ended.hostHold))
       return (waiting.ends.count == 1, waiting.transfers.count == 1)
     }
-    if firstTransfer { queue.async { self.freeSlots() } }
+    if firstTransfer && !exclusion.isRunningHere { exclusion.async { self.freeSlots() } }
     if firstEnd {
-      queue.asyncAfter(deadline: .now() + Self.groupCommitDelay) { self.recordEnds() }
+      exclusion.asyncAfter(Self.groupCommitDelay) { self.recordEnds() }
     }
   }
 
@@ -109,17 +110,20 @@ extension SubscriptionRun {
   /// WAL with 5 ms, 2.8 MB with 20 ms.
   static let groupCommitDelay = DispatchTimeInterval.milliseconds(20)
 
-  /// Tells the scheduler of every transfer that ended since the last call.
-  private func freeSlots() {
+  /// Tells the scheduler of every transfer that ended since the last call; with `storeAllowed`
+  /// false (on the worker's thread), what needs the store goes to the queue.
+  private func freeSlots(storeAllowed: Bool = true) {
     let transfers = endsWaiting.withLock { waiting in
       defer { waiting.transfers = [] }
       return waiting.transfers
     }
     for (source, hostHold) in transfers {
-      feed(.transferEnded(source: source, hostHold: hostHold))
+      feed(.transferEnded(source: source, hostHold: hostHold), storeAllowed: storeAllowed)
     }
     // Nothing else will end soon: no reason to wait for company.
-    if state.withLock({ $0.scheduler.pullsInFlight == 0 }) { recordEnds() }
+    if state.withLock({ $0.scheduler.pullsInFlight == 0 }) {
+      if storeAllowed { recordEnds() } else { exclusion.async { self.recordEnds() } }
+    }
   }
 
   /// Records every end waiting in one transaction (a group commit: ends that arrive while one
@@ -173,5 +177,18 @@ extension SubscriptionRun {
         if let kind = end.error?.kind { state.statistics.errors[kind.rawValue, default: 0] += 1 }
       }
     }
+  }
+}
+
+extension SubscriptionRun: BodilessEndRunner {
+  /// A 304's end (or an error before any byte), on the worker's thread: carried out here when
+  /// no step of the run is under way, its slot given back and the next pull started at once;
+  /// otherwise on the queue, as any end.
+  package func runEnd(_ work: @escaping @Sendable () -> Void) {
+    let ranHere = exclusion.runHereIfFree {
+      work()
+      freeSlots(storeAllowed: false)
+    }
+    if !ranHere { exclusion.async(work) }
   }
 }
