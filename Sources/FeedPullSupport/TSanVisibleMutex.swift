@@ -37,17 +37,4 @@ package final class TSanVisibleMutex<Value: ~Copyable>: @unchecked Sendable {
       return try body(&value)
     }
   }
-
-  /// Runs `body` with the lock held if no other thread holds it now; nil, without waiting, if
-  /// one does (for a thread that must never wait: the connection worker's).
-  @inlinable package func withLockIfAvailable<Result: ~Copyable, E: Error>(
-    _ body: (inout sending Value) throws(E) -> sending Result
-  ) throws(E) -> sending Result? {
-    let address = Unmanaged.passUnretained(self).toOpaque()
-    return try lock.withLockIfAvailable { (_: inout sending Void) throws(E) -> sending Result in
-      fp_tsan_acquire(address)
-      defer { fp_tsan_release(address) }
-      return try body(&value)
-    }
-  }
 }

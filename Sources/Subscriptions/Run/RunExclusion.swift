@@ -1,5 +1,4 @@
 import Dispatch
-import FeedPullSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -19,7 +18,7 @@ import Synchronization
 final class RunExclusion: Sendable {
   /// The run's serial queue.
   let queue: DispatchQueue
-  private let lock = TSanVisibleMutex(())
+  private let lock = TryLock()
   /// The thread running a step outside the queue (`runHereIfFree`), 0 when none.
   private let hereThread = Atomic<UInt>(0)
 
@@ -29,32 +28,62 @@ final class RunExclusion: Sendable {
 
   /// Runs `work` on the queue, in order, holding the lock.
   func async(_ work: @escaping @Sendable () -> Void) {
-    queue.async { self.lock.withLock { _ in work() } }
+    queue.async { self.lock.withLock(work) }
   }
 
   /// Runs `work` on the queue after `delay`, holding the lock.
   func asyncAfter(_ delay: DispatchTimeInterval, _ work: @escaping @Sendable () -> Void) {
-    queue.asyncAfter(deadline: .now() + delay) { self.lock.withLock { _ in work() } }
+    queue.asyncAfter(deadline: .now() + delay) { self.lock.withLock(work) }
   }
 
   /// Runs `work` holding the lock; for a block already on the queue (a timer's handler).
   func exclusively(_ work: () -> Void) {
-    lock.withLock { _ in work() }
+    lock.withLock(work)
   }
 
   /// Runs `work` here, on the calling thread, if no step holds the lock now; false, without
   /// running it or waiting, if one does.
   func runHereIfFree(_ work: () -> Void) -> Bool {
-    let ran: Void? = lock.withLockIfAvailable { _ in
-      hereThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
-      defer { hereThread.store(0, ordering: .relaxed) }
-      work()
-    }
-    return ran != nil
+    guard lock.tryLock() else { return false }
+    defer { lock.unlock() }
+    hereThread.store(Self.currentThread, ordering: .relaxed)
+    defer { hereThread.store(0, ordering: .relaxed) }
+    work()
+    return true
   }
 
   /// Whether the calling thread is running a step through `runHereIfFree` now.
   var isRunningHere: Bool {
-    hereThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    hereThread.load(ordering: .relaxed) == Self.currentThread
   }
+
+  private static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+}
+
+/// A pthread mutex, for the one lock that must be tried without waiting: ThreadSanitizer sees a
+/// pthread mutex's hand-overs (and a failed try) as they are, where a `Mutex`'s try is outside
+/// what `TSanVisibleMutex` announces.
+private final class TryLock: @unchecked Sendable {
+  // @unchecked: the mutex is only touched through pthread's calls, which are thread-safe.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func withLock(_ work: () -> Void) {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    work()
+  }
+
+  func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
+  func unlock() { pthread_mutex_unlock(mutex) }
 }
