@@ -99,7 +99,10 @@ extension SubscriptionRun {
     }
     if firstTransfer && !exclusion.isRunningHere { exclusion.async { self.freeSlots() } }
     if firstEnd {
-      exclusion.asyncAfter(Self.groupCommitDelay) { self.recordEnds() }
+      // On the queue, not holding the run: the worker may take ends while the store writes.
+      exclusion.queue.asyncAfter(deadline: .now() + Self.groupCommitDelay) {
+        self.recordEnds(holdingRun: false)
+      }
     }
   }
 
@@ -122,13 +125,21 @@ extension SubscriptionRun {
     }
     // Nothing else will end soon: no reason to wait for company.
     if state.withLock({ $0.scheduler.pullsInFlight == 0 }) {
-      if storeAllowed { recordEnds() } else { exclusion.async { self.recordEnds() } }
+      if storeAllowed {
+        recordEnds(holdingRun: true)
+      } else {
+        exclusion.queue.async { self.recordEnds(holdingRun: false) }
+      }
     }
   }
 
   /// Records every end waiting in one transaction (a group commit: ends that arrive while one
   /// is written wait for the next), then writes their `end` records, then tells the scheduler.
-  private func recordEnds() {
+  /// On the queue, which alone calls the store; the transaction is written without holding the
+  /// run (`holdingRun` false), so that the worker's thread goes on taking 304s meanwhile (while
+  /// the queue held the run through a commit, every end in that time went to the queue instead),
+  /// and the records and the scheduler are then handled holding it.
+  private func recordEnds(holdingRun: Bool) {
     let batch = endsWaiting.withLock { waiting in
       defer { waiting.ends = [] }
       return waiting.ends
@@ -144,6 +155,15 @@ extension SubscriptionRun {
         failure = error
       }
     }
+    if holdingRun {
+      report(batch, failure: failure, outputFailed: outputFailed)
+    } else {
+      exclusion.exclusively { report(batch, failure: failure, outputFailed: outputFailed) }
+    }
+  }
+
+  /// Writes the `end` records of a recorded batch and tells the scheduler; holding the run.
+  private func report(_ batch: [FinishedPull], failure: StoreError?, outputFailed: Bool) {
     var ended: [PullEnd] = []
     for finished in batch {
       var schedulerEnd = finished.ended
