@@ -8,14 +8,18 @@ import Synchronization
 /// Turns curl's socket and timer callbacks into run-loop events, without a polling tick.
 ///
 /// - Sockets: curl's socket callback adds, changes or removes fds in one private epoll set
-///   (level-triggered). One `DispatchSource` watches the epoll fd; when it becomes readable the
-///   source suspends itself and asks the worker run loop to drain (`onReady`). The drain reads
-///   the ready fds with a zero-timeout `epoll_wait`, hands them to curl, then resumes the source.
+///   (level-triggered). The worker's run loop itself waits on the epoll fd (`RunLoopPortWatch`):
+///   when something in the set becomes ready, the loop's own sleep ends and it calls `onReady`,
+///   whose drain reads the ready fds with a zero-timeout `epoll_wait` and hands them to curl. The
+///   loop reports the set again only when something new is ready, so a drain either empties it
+///   (`readyNow` returns nil) or asks for another turn. (A `DispatchSource` watched the set
+///   before: each readiness woke libdispatch's manager thread, then a pool thread, then the
+///   worker, and the source's resume woke the manager again.)
 /// - Timer: one repeating run-loop `Timer` whose `fireDate` is curl's next deadline; distant
 ///   future when curl has none. It stays attached for the worker's whole life, because a run loop
 ///   with nothing attached does not sleep on Linux (docs/libraries.md).
 ///
-/// Used on the worker thread only, except the source's event handler (see `ReadSourceGate`).
+/// Used on the worker thread only.
 final class SocketPump {
   /// One ready fd and the `CURL_CSELECT_*` flags for it.
   struct Readiness {
@@ -30,7 +34,8 @@ final class SocketPump {
   /// transfer were two `epoll_ctl`s (1,372 for 1,000 304s); that next watch is one `EPOLL_CTL_MOD`.
   /// A parked fd that becomes ready (its server closed it) is taken out then, unseen by curl.
   private var parked: Set<Int32> = []
-  private let gate: ReadSourceGate
+  /// The run loop's watch of the epoll set; nil once torn down.
+  private var portWatch: RunLoopPortWatch?
   private let timer: Timer
   /// The timer's fire date as last set.
   private var deadline = Date.distantFuture
@@ -38,22 +43,22 @@ final class SocketPump {
   private var timeoutNow = false
 
   /// - Parameters:
-  ///   - onReady: called on the source's queue when some fd is ready; must post a drain.
+  ///   - onReady: called on the worker run loop when some fd in the set is newly ready.
   ///   - onTimer: called on the worker run loop when curl's deadline passes.
   /// Throws when the epoll set cannot be made (out of file descriptors): an embedder's process
   /// must get an error it can report, not a crash.
-  init(onReady: @escaping @Sendable () -> Void, onTimer: @escaping @Sendable () -> Void)
+  init(onReady: @escaping () -> Void, onTimer: @escaping @Sendable () -> Void)
     throws(WorkerStartError)
   {
     epollFD = fp_epoll_create()
     guard epollFD >= 0 else {
       throw WorkerStartError(message: "epoll_create1 failed: \(String(cString: strerror(errno)))")
     }
-    gate = ReadSourceGate(fd: epollFD, onReady: onReady)
     // Timer(timeInterval:…) fires at once on Linux; Timer(fire:…) waits (docs/libraries.md). The long
     // interval only keeps the timer attached; `fireDate` is moved to each of curl's deadlines.
     timer = Timer(fire: .distantFuture, interval: 86_400, repeats: true) { _ in onTimer() }
     RunLoop.current.add(timer, forMode: .default)
+    portWatch = RunLoopPortWatch(fd: epollFD, onReadable: onReady)
   }
 
   /// curl's socket callback: what curl wants to hear about `fd` (`CURL_POLL_*`).
@@ -129,12 +134,13 @@ final class SocketPump {
     timer.fireDate = date
   }
 
-  /// The fds ready now, without waiting.
-  func readyNow() -> [Readiness] {
+  /// The fds ready now, without waiting; nil when none is (the set is drained), empty when the
+  /// only ones were parked.
+  func readyNow() -> [Readiness]? {
     var fds = [Int32](repeating: 0, count: 64)
     var events = [UInt32](repeating: 0, count: 64)
     let count = fp_epoll_wait(epollFD, &fds, &events, 64, 0)
-    guard count > 0 else { return [] }
+    guard count > 0 else { return nil }
     var ready: [Readiness] = []
     ready.reserveCapacity(Int(count))
     for index in 0..<Int(count) {
@@ -151,80 +157,13 @@ final class SocketPump {
     return ready
   }
 
-  /// Lets the source report readiness again after a drain.
-  func rearm() {
-    gate.resume()
-  }
-
-  /// Detaches the timer and cancels the source; the epoll fd is closed once the cancellation is
-  /// complete, never while the source may still watch it (docs/libraries.md).
+  /// Detaches the timer and the run loop's watch, then closes the epoll fd (the loop no longer
+  /// waits on it: the watch is taken out of its set on this same thread).
   func tearDown() {
     timer.invalidate()
-    gate.cancel()
-  }
-}
-
-/// The dispatch read source on the epoll fd, with its suspend/resume balance kept under a lock.
-///
-/// The event handler runs on a private queue and suspends the source until the worker has
-/// drained; the worker resumes it. Cancellation may race with a handler in progress, and
-/// libdispatch traps when a suspended source is released, so suspension state and cancellation
-/// are decided under one lock.
-private final class ReadSourceGate: Sendable {
-  private struct State {
-    var suspended = false
-    var cancelled = false
-  }
-
-  /// Not Sendable as a type, but every call made on it here (`suspend`, `resume`, `cancel`) is
-  /// one libdispatch makes thread-safe; their balance is what the lock keeps.
-  nonisolated(unsafe) private let source: any DispatchSourceRead
-  private let state = TSanVisibleMutex(State())
-
-  init(fd: Int32, onReady: @escaping @Sendable () -> Void) {
-    let queue = DispatchQueue(label: "feedpull.worker.epoll")
-    source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-    source.setEventHandler { [weak self] in
-      guard let self, self.suspendForDrain() else { return }
-      onReady()
-    }
-    source.setCancelHandler { close(fd) }
-    source.activate()
-  }
-
-  /// True when the handler should post a drain; false once cancelled.
-  private func suspendForDrain() -> Bool {
-    state.withLock { state in
-      guard !state.cancelled, !state.suspended else { return false }
-      state.suspended = true
-      source.suspend()
-      return true
-    }
-  }
-
-  /// Resumes outside the lock: a resumed source may run its handler at once on another
-  /// thread, which would otherwise wait for this one to let go of the lock (measured: about
-  /// 1% of the process's CPU time in contended locking over HTTP/2). The balance still holds:
-  /// a `cancel` in between sees `suspended` false and leaves the one resume to this call.
-  func resume() {
-    let resumes = state.withLock { state in
-      guard state.suspended else { return false }
-      state.suspended = false
-      return true
-    }
-    if resumes { source.resume() }
-  }
-
-  func cancel() {
-    state.withLock { state in
-      guard !state.cancelled else { return }
-      state.cancelled = true
-      source.cancel()
-      if state.suspended {
-        state.suspended = false
-        source.resume()
-      }
-    }
+    portWatch?.invalidate()
+    portWatch = nil
+    close(epollFD)
   }
 }
 

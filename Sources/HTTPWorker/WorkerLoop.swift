@@ -52,7 +52,7 @@ final class WorkerLoop {
     let doorbell = doorbell
     do {
       pump = try SocketPump(
-        onReady: { doorbell.post { reference.loop?.drainSockets() } },
+        onReady: { reference.loop?.drainSockets() },
         onTimer: { reference.loop?.curlDeadlinePassed() })
     } catch {
       multi.cleanup()
@@ -107,24 +107,33 @@ final class WorkerLoop {
     runTimeoutsDueNow()
   }
 
-  /// Some of curl's sockets are ready: tell curl, reap, and let the source report again.
+  /// Some of curl's sockets are newly ready: tell curl, reap, and run curl's timeouts due.
   ///
   /// Sockets that became ready while curl worked on the others are taken in the same drain,
   /// a few rounds at most: over HTTP/2 every stream shares one socket, which the server feeds
   /// frame by frame, and a drain per frame (a dispatch thread's wake-up, then this thread's)
   /// made 1,000 feeds over one connection cost 1,200 drains and 2,400 context switches.
+  ///
+  /// The run loop reports the set again only when something new becomes ready in it, so a set
+  /// still ready after the last round is drained again at the loop's next turn.
   private func drainSockets() {
     guard let pump else { return }
+    var drained = false
     for _ in 0..<Self.drainRounds {
-      let ready = pump.readyNow()
-      if ready.isEmpty { break }
+      guard let ready = pump.readyNow() else {
+        drained = true
+        break
+      }
       for socket in ready {
         multi.socketAction(socket.fd, socket.flags)
       }
     }
     reapFinished()
     runTimeoutsDueNow()
-    pump.rearm()
+    if !drained && !isDone {
+      let reference = WorkerLoopReference(self)
+      doorbell.post { reference.loop?.drainSockets() }
+    }
   }
 
   /// Rounds of `readyNow` in one drain; bounded so that a socket that is always ready cannot

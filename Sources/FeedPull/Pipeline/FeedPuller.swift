@@ -92,24 +92,25 @@ public final class FeedPuller: Sendable {
     keeping: EndRecordRetention = .all,
     completion: @escaping @Sendable ([EndRecord]) -> Void
   ) -> PullBatch {
-    start(sources, into: sink, keeping: keeping, endQueue: nil, completion: completion)
+    start(sources, into: sink, keeping: keeping, endRunner: nil, completion: completion)
   }
 
-  /// The same, with the queue on which a transfer that brought no body (a 304, an error before
-  /// any byte) hands its `end` to `sink`: the queue that takes it next anyway (a subscription
-  /// run's), so that the end makes one hop from the worker thread instead of two.
+  /// The same, with the runner that carries out the `end` of a transfer that brought no body (a
+  /// 304, an error before any byte): the one that takes it next anyway (a subscription run), so
+  /// that the end makes no hop from the worker thread when the runner is free.
   @discardableResult
   package func start(
     _ sources: [PullSource], into sink: any PullRecordSink, keeping: EndRecordRetention,
-    endQueue: DispatchQueue?, completion: @escaping @Sendable ([EndRecord]) -> Void
+    endRunner: (any BodilessEndRunner)?, completion: @escaping @Sendable ([EndRecord]) -> Void
   ) -> PullBatch {
-    start(sources, into: sink, endQueue: endQueue) { count in
+    start(sources, into: sink, endRunner: endRunner) { count in
       CompletionTracker(count: count, retention: keeping, completion: completion)
     }
   }
 
   private func start(
-    _ sources: [PullSource], into sink: any PullRecordSink, endQueue: DispatchQueue? = nil,
+    _ sources: [PullSource], into sink: any PullRecordSink,
+    endRunner: (any BodilessEndRunner)? = nil,
     tracker makeTracker: (Int) -> CompletionTracker
   ) -> PullBatch {
     var seen = Set<String>()
@@ -120,7 +121,7 @@ public final class FeedPuller: Sendable {
     let batch = PullBatch { worker.cancel($0) }
     if unique.isEmpty { tracker.finishIfEmpty() }
     for source in unique {
-      start(source, into: sink, batch: batch, tracker: tracker, endQueue: endQueue)
+      start(source, into: sink, batch: batch, tracker: tracker, endRunner: endRunner)
     }
     return batch
   }
@@ -160,7 +161,7 @@ public final class FeedPuller: Sendable {
 
   private func start(
     _ source: PullSource, into sink: any PullRecordSink, batch: PullBatch,
-    tracker: CompletionTracker, endQueue: DispatchQueue?
+    tracker: CompletionTracker, endRunner: (any BodilessEndRunner)?
   ) {
     let location = SourceOrigin(source.source)
     running.add(1, ordering: .releasing)
@@ -176,7 +177,7 @@ public final class FeedPuller: Sendable {
         html: configuration.html, onEnd: onEnd)
       document.discovery = discovery(of: source, into: sink, batch: batch, onEnd: onEnd)
       document.digestsBody = source.wantsBodyDigest
-      startTransfer(request, of: document, into: sink, batch: batch, endQueue: endQueue)
+      startTransfer(request, of: document, into: sink, batch: batch, endRunner: endRunner)
     case .file, .standardInput:
       if configuration.networkOnly {
         let document = DocumentPull(
@@ -212,11 +213,11 @@ extension FeedPuller {
   /// Hands `document`'s transfer to the worker, as part of `batch`.
   func startTransfer(
     _ request: TransferRequest, of document: sending DocumentPull, into sink: any PullRecordSink,
-    batch: PullBatch, endQueue: DispatchQueue? = nil
+    batch: PullBatch, endRunner: (any BodilessEndRunner)? = nil
   ) {
     let worker = worker
     let delegate = HTTPSourceTransfer(
-      document: document, flowControl: sink as? any FlowControlledSink, endQueue: endQueue,
+      document: document, flowControl: sink as? any FlowControlledSink, endRunner: endRunner,
       cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
     batch.register(worker.add(request, delegate: delegate))
   }

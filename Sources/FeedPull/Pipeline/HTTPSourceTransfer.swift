@@ -23,19 +23,21 @@ final class HTTPSourceTransfer: TransferDelegate {
   private let lane: ParsingLane
   private let flowControl: (any FlowControlledSink)?
   private let resume: @Sendable (TransferID) -> Void
-  /// Where the end of a transfer with no body goes (nil: the shared pool); see `performLast`.
-  private let endQueue: DispatchQueue?
+  /// Where the end of a transfer with no body is carried out (nil: the shared pool); see
+  /// `performLast`.
+  private let endRunner: (any BodilessEndRunner)?
   /// The parse queue once made; see `queue`.
   private var madeQueue: DispatchQueue?
 
   init(
-    document: DocumentPull, flowControl: (any FlowControlledSink)?, endQueue: DispatchQueue? = nil,
+    document: DocumentPull, flowControl: (any FlowControlledSink)?,
+    endRunner: (any BodilessEndRunner)? = nil,
     cancel: @escaping @Sendable (TransferID) -> Void,
     resume: @escaping @Sendable (TransferID) -> Void
   ) {
     lane = ParsingLane(document: document, cancel: cancel)
     self.flowControl = flowControl
-    self.endQueue = endQueue
+    self.endRunner = endRunner
     self.resume = resume
   }
 
@@ -105,13 +107,14 @@ final class HTTPSourceTransfer: TransferDelegate {
     if let queue { queue.async(execute: work) } else { work() }
   }
 
-  /// Runs the transfer's last step off the worker thread: on its queue, or, when no body came
-  /// (a 304, an error before any byte), without making a queue for it, on the sink's end queue
-  /// or the shared pool.
+  /// Runs the transfer's last step: on its queue; or, when no body came (a 304, an error before
+  /// any byte), without making a queue for it, through the sink's end runner (here when it is
+  /// free) or on the shared pool.
   private func performLast(_ work: @escaping @Sendable () -> Void) {
     guard flowControl == nil else { return work() }
     if let madeQueue { return madeQueue.async(execute: work) }
-    (endQueue ?? DispatchQueue.global(qos: .userInitiated)).async(execute: work)
+    if let endRunner { return endRunner.runEnd(work) }
+    DispatchQueue.global(qos: .userInitiated).async(execute: work)
   }
 }
 

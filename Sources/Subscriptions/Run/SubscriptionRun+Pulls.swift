@@ -14,7 +14,7 @@ extension SubscriptionRun {
       if first {
         admission.whenCaughtUp { [weak self] in
           guard let self else { return }
-          self.queue.async {
+          self.exclusion.async {
             self.state.withLock { $0.waitingForConsumer = false }
             self.feed(.resumed)
           }
@@ -32,7 +32,7 @@ extension SubscriptionRun {
         let nanoseconds =
           Int(wait.components.seconds) * 1_000_000_000
           + Int(wait.components.attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.launch(gate) }
+        exclusion.asyncAfter(.nanoseconds(nanoseconds)) { self.launch(gate) }
         return nil
       }
     }
@@ -43,7 +43,7 @@ extension SubscriptionRun {
   private func launch(_ gate: SourceGate) {
     let source = gate.planned.state.source
     let batch = puller.start(
-      [gate.pullSource], into: gate, keeping: .failedOnly, endQueue: queue
+      [gate.pullSource], into: gate, keeping: .failedOnly, endRunner: self
     ) { _ in }
     let cancelling = state.withLock { state in
       state.batches[source] = batch
@@ -89,16 +89,20 @@ extension SubscriptionRun {
   /// (the next pull starts without waiting for a commit), and the end is queued for the store;
   /// the first of a batch asks the queue to record them all a moment later, so that the ends
   /// arriving meanwhile share its transaction (a write transaction per source was half of what
-  /// a 304 cost the store).
+  /// a 304 cost the store). On the worker's thread (`runEnd`) the slot is given back there,
+  /// right after.
   func ended(_ finished: FinishedPull) {
     let (firstEnd, firstTransfer) = endsWaiting.withLock { waiting in
       waiting.ends.append(finished)
       waiting.transfers.append((finished.end.source, finished.ended.hostHold))
       return (waiting.ends.count == 1, waiting.transfers.count == 1)
     }
-    if firstTransfer { queue.async { self.freeSlots() } }
+    if firstTransfer && !exclusion.isRunningHere { exclusion.async { self.freeSlots() } }
     if firstEnd {
-      queue.asyncAfter(deadline: .now() + Self.groupCommitDelay) { self.recordEnds() }
+      // On the queue, not holding the run: the worker may take ends while the store writes.
+      exclusion.queue.asyncAfter(deadline: .now() + Self.groupCommitDelay) {
+        self.recordEnds(holdingRun: false)
+      }
     }
   }
 
@@ -109,22 +113,33 @@ extension SubscriptionRun {
   /// WAL with 5 ms, 2.8 MB with 20 ms.
   static let groupCommitDelay = DispatchTimeInterval.milliseconds(20)
 
-  /// Tells the scheduler of every transfer that ended since the last call.
-  private func freeSlots() {
+  /// Tells the scheduler of every transfer that ended since the last call; with `storeAllowed`
+  /// false (on the worker's thread), what needs the store goes to the queue.
+  private func freeSlots(storeAllowed: Bool = true) {
     let transfers = endsWaiting.withLock { waiting in
       defer { waiting.transfers = [] }
       return waiting.transfers
     }
     for (source, hostHold) in transfers {
-      feed(.transferEnded(source: source, hostHold: hostHold))
+      feed(.transferEnded(source: source, hostHold: hostHold), storeAllowed: storeAllowed)
     }
     // Nothing else will end soon: no reason to wait for company.
-    if state.withLock({ $0.scheduler.pullsInFlight == 0 }) { recordEnds() }
+    if state.withLock({ $0.scheduler.pullsInFlight == 0 }) {
+      if storeAllowed {
+        recordEnds(holdingRun: true)
+      } else {
+        exclusion.queue.async { self.recordEnds(holdingRun: false) }
+      }
+    }
   }
 
   /// Records every end waiting in one transaction (a group commit: ends that arrive while one
   /// is written wait for the next), then writes their `end` records, then tells the scheduler.
-  private func recordEnds() {
+  /// On the queue, which alone calls the store; the transaction is written without holding the
+  /// run (`holdingRun` false), so that the worker's thread goes on taking 304s meanwhile (while
+  /// the queue held the run through a commit, every end in that time went to the queue instead),
+  /// and the records and the scheduler are then handled holding it.
+  private func recordEnds(holdingRun: Bool) {
     let batch = endsWaiting.withLock { waiting in
       defer { waiting.ends = [] }
       return waiting.ends
@@ -140,6 +155,15 @@ extension SubscriptionRun {
         failure = error
       }
     }
+    if holdingRun {
+      report(batch, failure: failure, outputFailed: outputFailed)
+    } else {
+      exclusion.exclusively { report(batch, failure: failure, outputFailed: outputFailed) }
+    }
+  }
+
+  /// Writes the `end` records of a recorded batch and tells the scheduler; holding the run.
+  private func report(_ batch: [FinishedPull], failure: StoreError?, outputFailed: Bool) {
     var ended: [PullEnd] = []
     for finished in batch {
       var schedulerEnd = finished.ended
@@ -173,5 +197,18 @@ extension SubscriptionRun {
         if let kind = end.error?.kind { state.statistics.errors[kind.rawValue, default: 0] += 1 }
       }
     }
+  }
+}
+
+extension SubscriptionRun: BodilessEndRunner {
+  /// A 304's end (or an error before any byte), on the worker's thread: carried out here when
+  /// no step of the run is under way, its slot given back and the next pull started at once;
+  /// otherwise on the queue, as any end.
+  package func runEnd(_ work: @escaping @Sendable () -> Void) {
+    let ranHere = exclusion.runHereIfFree {
+      work()
+      freeSlots(storeAllowed: false)
+    }
+    if !ranHere { exclusion.async(work) }
   }
 }

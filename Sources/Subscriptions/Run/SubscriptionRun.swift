@@ -24,7 +24,10 @@ import FeedPullSupport
 ///
 /// Threads: the decisions (`PullScheduler`) and every call to the store run on one serial queue
 /// of the run's own, never on Swift's cooperative pool; records arrive from the puller's
-/// threads; the methods may be called from any thread.
+/// threads; the methods may be called from any thread. The end of a pull that brought no body (a
+/// 304) is taken on the connection worker's thread when the run is free (`RunExclusion`): the
+/// scheduler hears of it and the next pull starts without a hop between threads, and what needs
+/// the store waits for the queue.
 public final class SubscriptionRun: Sendable {
   /// Which sources a run pulls, when it ends, and how.
   public struct Configuration: Sendable {
@@ -92,7 +95,8 @@ public final class SubscriptionRun: Sendable {
   let sink: any PullRecordSink
   let options: SubscriptionPullOptions
   let clock: SubscriptionClock
-  let queue = DispatchQueue(label: "feedpull.subscriptions")
+  /// The run's serial queue, and the lock its every step holds.
+  let exclusion = RunExclusion(label: "feedpull.subscriptions")
   let state: TSanVisibleMutex<Mutable>
   let notices: @Sendable (SubscriptionNotice) -> Void
   let admission: Admission?
@@ -163,13 +167,16 @@ public final class SubscriptionRun: Sendable {
     var mutable = Mutable(scheduler: PullScheduler(setup, names: names))
     mutable.statistics.sources = names.count
     state = TSanVisibleMutex(mutable)
-    let timer = DispatchSource.makeTimerSource(queue: queue)
+    let timer = DispatchSource.makeTimerSource(queue: exclusion.queue)
     self.timer = TSanVisibleMutex(timer)
     done.enter()
     // Active from the start and asleep until armed: dispatch traps when a source that was
     // never activated is released.
     self.timer.withLock { timer in
-      timer.setEventHandler { [weak self] in self?.feed(.timer) }
+      timer.setEventHandler { [weak self] in
+        guard let self else { return }
+        self.exclusion.exclusively { self.feed(.timer) }
+      }
       timer.schedule(deadline: .distantFuture)
       timer.activate()
     }
@@ -177,7 +184,7 @@ public final class SubscriptionRun: Sendable {
 
   /// Begins the run and returns at once.
   public func start() {
-    queue.async { self.feed(.start) }
+    exclusion.async { self.feed(.start) }
   }
 
   /// Waits (blocking the calling thread) until the run is over; for a command's main thread,
@@ -196,7 +203,7 @@ public final class SubscriptionRun: Sendable {
   /// The summary once the run is over, without blocking a thread meanwhile.
   public func finished() async -> Summary {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      done.notify(queue: queue) { continuation.resume() }
+      done.notify(queue: exclusion.queue) { continuation.resume() }
     }
     return state.withLock { $0.summary }
   }
@@ -205,14 +212,14 @@ public final class SubscriptionRun: Sendable {
   /// and written like any end), and a pass writes a `cancelled` end for every source it had not
   /// started. Safe from any thread, and more than once.
   public func stop() {
-    queue.async { self.feed(.stop) }
+    exclusion.async { self.feed(.stop) }
   }
 
   /// The output stopped taking records (a closed pipe, a full disk): the run stops, and nothing
   /// more is recorded, since items not written must come again.
   public func outputFailed() {
     state.withLock { $0.outputFailed = true }
-    queue.async { self.feed(.outputFailed) }
+    exclusion.async { self.feed(.outputFailed) }
   }
 
   /// Makes `sources` the watched list (a re-read subscription list): new ones are looked at
@@ -223,7 +230,7 @@ public final class SubscriptionRun: Sendable {
 
   /// Makes `names` the watched list (see `reload(_:)` for an array).
   public func reload(_ names: SourceList) {
-    queue.async {
+    exclusion.async {
       self.state.withLock { $0.statistics.sources = names.count }
       self.feed(.reload(names))
     }
@@ -247,17 +254,32 @@ public final class SubscriptionRun: Sendable {
   }
 
   /// Feeds `first` to the scheduler and carries out what it asks, feeding back the store's
-  /// answers, until nothing is left to answer. On the queue.
-  func feed(_ first: SchedulerEvent) {
-    var events = [first]
+  /// answers, until nothing is left to answer. Holding the run's lock (on its queue, or on the
+  /// worker's thread with `storeAllowed` false: the first action that needs the store, and
+  /// everything after it, then goes to the queue).
+  func feed(_ first: SchedulerEvent, storeAllowed: Bool = true) {
+    carryOut(events: [first], actions: [], storeAllowed: storeAllowed)
+  }
+
+  /// `feed`'s loop, resumable: `actions` left of an event already handled, then `events`.
+  private func carryOut(
+    events waiting: [SchedulerEvent], actions left: [SchedulerAction], storeAllowed: Bool
+  ) {
+    var events = waiting
+    var actions = left
     var wroteSkipped = false
     // The `.skip` actions in a row (a claim's batch of names not due), written as one.
     var skipped: [SkippedEnd] = []
-    while !events.isEmpty {
-      let event = events.removeFirst()
-      let now = time
-      let actions = state.withLock { $0.scheduler.handle(event, at: now) }
-      for action in actions {
+    var now = time
+    while true {
+      if actions.isEmpty {
+        guard !events.isEmpty else { break }
+        let event = events.removeFirst()
+        now = time
+        actions = state.withLock { $0.scheduler.handle(event, at: now) }
+      }
+      for index in actions.indices {
+        let action = actions[index]
         if case .skip(let end) = action {
           skipped.append(end)
           wroteSkipped = true
@@ -266,12 +288,34 @@ public final class SubscriptionRun: Sendable {
         // Written before any other action, so that every record keeps its place.
         if !skipped.isEmpty { write(skipped) }
         skipped.removeAll(keepingCapacity: true)
+        if !storeAllowed && needsStore(action) {
+          let rest = Array(actions[index...])
+          let later = events
+          exclusion.async { self.carryOut(events: later, actions: rest, storeAllowed: true) }
+          if wroteSkipped { sink.flush() }
+          return
+        }
         if let answer = perform(action, at: now) { events.append(answer) }
       }
+      actions = []
       if !skipped.isEmpty { write(skipped) }
       skipped.removeAll(keepingCapacity: true)
     }
     if wroteSkipped { sink.flush() }
+  }
+
+  /// Whether carrying out `action` calls the store (and so may wait: another process's lock, a
+  /// round trip).
+  private func needsStore(_ action: SchedulerAction) -> Bool {
+    switch action {
+    case .claim, .claimDue, .askNextClaimable, .postpone, .release, .renewLeases, .finish:
+      true
+    case .start:
+      // A store that spaces starts across processes is asked for the host's start time.
+      pacing != nil && puller.configuration.hostDelay > .zero
+    case .skip, .cancelPulls, .wake, .notice:
+      false
+    }
   }
 
   /// Carries out one action; returns the store's answer when it has one.
