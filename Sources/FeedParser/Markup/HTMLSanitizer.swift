@@ -176,7 +176,9 @@ struct HTMLSanitizer {
       if lastPlainTag.opens { open.push(lastPlainTag.row, &openCount) }
       return true
     }
-    guard let row = elements.row(nameStart, name.count) else { return false }
+    guard let row = scratch.names.row(nameStart, name.count, in: elements, part: 1) else {
+      return false
+    }
     let info = elements.info(row)
     guard info.contains(.html), !info.contains(.rawText), !info.contains(.droppedWithContent),
       row != svgRow, row != mathRow, elements.isSpelled(row, nameStart, name.count)
