@@ -20,6 +20,36 @@ import Testing
     #expect(HTMLEntities.replacement(for: "zwn") == nil)
   }
 
+  /// The names known without the table (`HTMLCharacterReference`'s common ones) decode to
+  /// HTML5's characters, at the text's end and before more text, and are kept by `read`.
+  @Test(arguments: [
+    "lt", "gt", "amp", "reg", "quot", "apos", "nbsp", "copy", "bull", "euro", "auml", "ouml",
+    "uuml", "mdash", "ndash", "laquo", "raquo", "lsquo", "rsquo", "ldquo", "rdquo", "trade",
+    "hellip", "middot", "eacute", "egrave", "agrave", "ccedil",
+  ])
+  func commonReferencesAgreeWithTheTable(name: String) throws {
+    let expected = try #require(HTMLEntities.replacement(for: name))
+    for text in ["&\(name);", "&\(name);</p> and more text"] {
+      let bytes = Array(text.utf8)
+      bytes.withUnsafeBufferPointer { input in
+        let decoded = HTMLCharacterReference.decode(input, at: 0)
+        #expect(decoded.end == name.utf8.count + 2)
+        var utf8: [UInt8] = []
+        var word = decoded.utf8
+        for _ in 0..<decoded.count {
+          utf8.append(UInt8(truncatingIfNeeded: word))
+          word >>= 8
+        }
+        #expect(utf8 == Array(expected.utf8))
+        guard case .keep(let end) = HTMLCharacterReference.read(input, at: 0) else {
+          Issue.record("&\(name); not kept")
+          return
+        }
+        #expect(end == name.utf8.count + 2)
+      }
+    }
+  }
+
   /// A table from bytes and one from strings agree, duplicates keeping their first info.
   @Test func bytesAndStringsGiveTheSameTable() {
     let names: [(String, UInt32)] = [

@@ -44,6 +44,9 @@ struct HTMLSanitizer {
   private let keptStartTags = HTMLKeptStartTags()
   /// False to read every start tag the full way: the tests compare the two.
   var usesKeptStartTags = true
+  /// False to read text through the tokenizer (`passText` not used): the tests compare the
+  /// two.
+  var usesTextRuns = true
 
   fileprivate struct KeptAttribute {
     /// The row of `HTMLVocabulary.attributes`.
@@ -98,7 +101,12 @@ struct HTMLSanitizer {
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
     while true {
       if run.appletDepth == 0 {
-        if let end = closesInnermost(at: tokenizer.position) {
+        let position = tokenizer.position
+        if usesTextRuns, position < input.count, input[position] != UInt8(ascii: "<") {
+          tokenizer.skip(to: passText(from: position))
+          continue
+        }
+        if let end = closesInnermost(at: position) {
           tokenizer.skip(to: end)
           continue
         }
@@ -107,7 +115,6 @@ struct HTMLSanitizer {
             tokenizer.skip(to: name.upperBound + 1)
             continue
           }
-          let position = tokenizer.position
           if usesKeptStartTags, position &+ 1 < input.count,
             input[position] == UInt8(ascii: "<"), input[position &+ 1].isASCIILetter,
             let tag = keptStartTags.keptTag(at: position, in: input),
@@ -169,7 +176,9 @@ struct HTMLSanitizer {
       if lastPlainTag.opens { open.push(lastPlainTag.row, &openCount) }
       return true
     }
-    guard let row = elements.row(nameStart, name.count) else { return false }
+    guard let row = scratch.names.row(nameStart, name.count, in: elements, part: 1) else {
+      return false
+    }
     let info = elements.info(row)
     guard info.contains(.html), !info.contains(.rawText), !info.contains(.droppedWithContent),
       row != svgRow, row != mathRow, elements.isSpelled(row, nameStart, name.count)
@@ -231,20 +240,87 @@ struct HTMLSanitizer {
         replaceByte(at: index, with: "&gt;")
         index += 1
       default:
-        let reference = UnsafeBufferPointer(rebasing: input[..<end])
-        switch HTMLCharacterReference.read(reference, at: index) {
-        case .keep(let referenceEnd):
-          index = referenceEnd
-        case .replace(let referenceEnd, let scalar):
-          beginReplacing(at: index, of: referenceEnd)
-          if let scalar { Self.appendEscaped(scalar, to: &output) }
-          index = referenceEnd
-        case .literal:
-          replaceByte(at: index, with: "&amp;")
-          index += 1
-        }
+        index = reference(at: index, in: UnsafeBufferPointer(rebasing: input[..<end]))
       }
     }
+  }
+
+  /// Text from `start` (not a `<`) up to the next `<` that starts markup, the end of the text
+  /// token the tokenizer would read there, written as `text` writes it; returns that `<`'s
+  /// index (or the input's end). One scan finds `<`, `&` and `>` alike, thirty-two bytes a
+  /// look, where the tokenizer sought `<`, then `&`, then `>` with a `memchr` call each (about
+  /// sixty instructions a call, more than a paragraph's bytes cost) and the loop tried an end
+  /// tag and two kinds of start tag at every text first. A reference is read against the
+  /// whole input, not the text token: its name and digits stop at a `<` either way, so it
+  /// reads the same.
+  @inline(__always)
+  private mutating func passText(from start: Int) -> Int {
+    let base = input.baseAddress!
+    let end = input.count
+    var index = start
+    while true {
+      index = Self.nextTextStop(base, from: index, to: end)
+      guard index < end else { return end }
+      switch base[index] {
+      case UInt8(ascii: "<"):
+        if HTMLTokenizer.startsMarkup(base, at: index, count: end) { return index }
+        replaceByte(at: index, with: "&lt;")
+        index &+= 1
+      case UInt8(ascii: ">"):
+        replaceByte(at: index, with: "&gt;")
+        index &+= 1
+      default:
+        index = reference(at: index, in: input)
+      }
+    }
+  }
+
+  /// The `&` at `index` as `text` writes it: a reference kept or replaced, a literal `&`
+  /// escaped; returns where the text goes on.
+  @inline(__always)
+  private mutating func reference(at index: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
+    switch HTMLCharacterReference.read(text, at: index) {
+    case .keep(let referenceEnd):
+      return referenceEnd
+    case .replace(let referenceEnd, let scalar):
+      beginReplacing(at: index, of: referenceEnd)
+      if let scalar { Self.appendEscaped(scalar, to: &output) }
+      return referenceEnd
+    case .literal:
+      replaceByte(at: index, with: "&amp;")
+      return index + 1
+    }
+  }
+
+  /// The next `<`, `&` or `>` at or after `from`, thirty-two bytes a look while they last,
+  /// then sixteen, then one at a time.
+  @inline(__always)
+  private static func nextTextStop(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+    let lessThan = SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+    let ampersand = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+    let greaterThan = SIMD16<UInt8>(repeating: UInt8(ascii: ">"))
+    @inline(__always) func stops(at index: Int) -> SIMDMask<SIMD16<Int8>> {
+      let bytes = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+      return (bytes .== lessThan) .| (bytes .== ampersand) .| (bytes .== greaterThan)
+    }
+    var index = from
+    while index &+ 32 <= end {
+      if HTMLTokenizer.anyLane(stops(at: index) .| stops(at: index &+ 16)) { break }
+      index &+= 32
+    }
+    while index &+ 16 <= end {
+      let found = stops(at: index)
+      if HTMLTokenizer.anyLane(found) { return index &+ HTMLTokenizer.firstLane(found) }
+      index &+= 16
+    }
+    while index < end {
+      let byte = base[index]
+      if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") {
+        return index
+      }
+      index &+= 1
+    }
+    return end
   }
 
   private mutating func replaceByte(at index: Int, with escape: StaticString) {

@@ -66,7 +66,7 @@ struct HTMLTextRenderer {
           startElement(row, elements.info(row), isBR: lastPlainTag.isBR, &run)
           continue
         }
-        if let row = elements.row(nameStart, name.count) {
+        if let row = recentNames.row(nameStart, name.count, in: elements, part: 0) {
           // `<p>`: no attribute to read past.
           let info = elements.info(row)
           if !info.contains(.rawText) && !info.contains(.droppedWithContent) {

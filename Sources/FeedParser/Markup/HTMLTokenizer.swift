@@ -217,7 +217,14 @@ struct HTMLTokenizer {
   // MARK: Markup
 
   private func startsMarkup(at index: Int) -> Bool {
-    guard index + 1 < input.count else { return false }
+    Self.startsMarkup(base, at: index, count: input.count)
+  }
+
+  /// Whether the `<` at `index` of `count` bytes from `base` may start markup (a letter, `/`,
+  /// `!` or `?` after it): where a text token ends.
+  @inline(__always)
+  static func startsMarkup(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Bool {
+    guard index + 1 < count else { return false }
     let next = base[index + 1]
     if next.isASCIILetter { return true }
     switch next {
