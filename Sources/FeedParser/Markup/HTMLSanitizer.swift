@@ -47,6 +47,11 @@ struct HTMLSanitizer {
   /// False to read text through the tokenizer (`passText` not used): the tests compare the
   /// two.
   var usesTextRuns = true
+  /// False to decide every tag with a plain link anew (`HTMLRewrittenStartTags` not used): the
+  /// tests compare the two.
+  var usesRewrittenTags = true
+  /// The tags with plain links decided lately, and what was written for them.
+  private let rewrittenTags = HTMLRewrittenStartTags()
 
   fileprivate struct KeptAttribute {
     /// The row of `HTMLVocabulary.attributes`.
@@ -447,9 +452,20 @@ struct HTMLSanitizer {
   private mutating func keepsLinks(
     of tag: HTMLKeptStartTags.Tag, at start: Int, base: String?
   ) -> Bool {
+    let bytes = input.baseAddress!
+    if usesRewrittenTags,
+      let entry = rewrittenTags.entry(bytes, from: start, to: tag.end, base: base)
+    {
+      // The same bytes decided against the same base before: the same writing.
+      if let written = entry.pointee.written {
+        beginReplacing(at: start, of: tag.end)
+        // From a buffer: appending an array went element by element.
+        written.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+      }
+      return true
+    }
     if !values.isEmpty { values.removeAll(keepingCapacity: true) }
     let positions = keptStartTags
-    let bytes = input.baseAddress!
     // The new values' ranges in `values`, for the attributes in `replaced`.
     var newStarts: SixteenInts = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     var newEnds = newStarts
@@ -470,8 +486,15 @@ struct HTMLSanitizer {
         replaced |= bit
       }
     }
-    guard replaced != 0 else { return true }
+    guard replaced != 0 else {
+      if usesRewrittenTags {
+        rewrittenTags.remember(
+          bytes, from: start, to: tag.end, base: base, written: nil)
+      }
+      return true
+    }
     beginReplacing(at: start, of: tag.end)
+    let writtenStart = output.count
     output.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: tag.nameCount &+ 1))
     for index in 0..<tag.attributeCount {
       output.append(UInt8(ascii: " "))
@@ -499,6 +522,13 @@ struct HTMLSanitizer {
       output.append(UInt8(ascii: "/"))
     }
     output.append(UInt8(ascii: ">"))
+    if usesRewrittenTags {
+      output.withUnsafeBufferPointer {
+        rewrittenTags.remember(
+          bytes, from: start, to: tag.end, base: base,
+          written: UnsafeBufferPointer(rebasing: $0[writtenStart...]))
+      }
+    }
     return true
   }
 
