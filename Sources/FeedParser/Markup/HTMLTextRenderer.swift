@@ -8,7 +8,7 @@ import FeedPullSupport
 ///
 /// One value is reused from text to text (its buffers keep their capacity); not thread-safe.
 struct HTMLTextRenderer {
-  private var output: [UInt8] = []
+  private let output = HTMLRenderedBytes()
   private let attributeStorage = HTMLAttributeStorage()
   /// The elements opened and not yet closed (`HTMLOpenElements`), and how many.
   private let open = HTMLOpenElements()
@@ -31,7 +31,7 @@ struct HTMLTextRenderer {
   /// The plain text of `input`.
   mutating func render(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     renderInPlace(input)
-    return output
+    return output.array()
   }
 
   /// The plain text of `input` lent to `body` (valid only during the call): the field
@@ -40,13 +40,12 @@ struct HTMLTextRenderer {
     _ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result {
     renderInPlace(input)
-    return output.withUnsafeBufferPointer(body)
+    return output.withBytes(body)
   }
 
   /// Renders `input` into `output`.
   private mutating func renderInPlace(_ input: UnsafeBufferPointer<UInt8>) {
-    if !output.isEmpty { output.removeAll(keepingCapacity: true) }
-    if output.capacity < input.count { output.reserveCapacity(input.count) }
+    output.reset(expecting: input.count)
     var run = Run()
     openCount = 0
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
@@ -323,7 +322,7 @@ struct HTMLTextRenderer {
   /// Writes text, after the breaks or the space owed before it.
   private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ run: inout Run) {
     writeSeparator(&run)
-    output.append(contentsOf: bytes)
+    output.append(bytes)
   }
 
   /// The line breaks or the space owed before the next text.
