@@ -52,6 +52,10 @@ struct HTMLSanitizer {
   var usesRewrittenTags = true
   /// The tags with plain links decided lately, and what was written for them.
   private let rewrittenTags = HTMLRewrittenStartTags()
+  /// False to sanitize every `style` value anew: the tests compare the two.
+  var usesRememberedStyle = true
+  /// The last `style` value sanitized, and what was made of it.
+  private let rememberedStyle = HTMLRememberedStyle()
 
   fileprivate struct KeptAttribute {
     /// The row of `HTMLVocabulary.attributes`.
@@ -701,8 +705,18 @@ struct HTMLSanitizer {
   /// `values`.
   @inline(never)
   private mutating func sanitizedStyle(_ value: Range<Int>?, inSVG: Bool) -> Range<Int>?? {
-    decode(value.map { UnsafeBufferPointer(rebasing: input[$0]) })
-    guard let clean = CSSStyleSanitizer.sanitize(decoded, inSVG: inSVG) else { return nil }
+    let raw = value.map { UnsafeBufferPointer(rebasing: input[$0]) }
+    let sanitized: [UInt8]?
+    if usesRememberedStyle, let raw, let known = rememberedStyle.sanitized(raw, inSVG: inSVG) {
+      sanitized = known
+    } else {
+      decode(raw)
+      sanitized = CSSStyleSanitizer.sanitize(decoded, inSVG: inSVG)
+      if usesRememberedStyle, let raw {
+        rememberedStyle.remember(raw, inSVG: inSVG, clean: sanitized)
+      }
+    }
+    guard let clean = sanitized else { return nil }
     let written = value.map { input[$0].elementsEqual(clean) } ?? false
     return .some(written ? nil : appendValue(escaping: clean))
   }
