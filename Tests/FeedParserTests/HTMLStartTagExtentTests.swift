@@ -53,6 +53,25 @@ import Testing
     #"<li value="3">"#,
     #"<a href="x" href="y">"#,
     #"<img alt="a-very-long-alternative-text-that-runs-past-sixty-four-bytes-of-value-ok">"#,
+    // Names alone, and what may follow them.
+    #"<script async src="https://social.example/embed.js">"#,
+    #"<input disabled>"#,
+    #"<input disabled/>"#,
+    #"<input disabled />"#,
+    #"<input disabled >"#,
+    #"<input disabled  checked>"#,
+    #"<input disabled = "x">"#,
+    #"<input disabled ="x">"#,
+    #"<input disabled= "x">"#,
+    #"<input disabled"x">"#,
+    #"<input disabled<b>"#,
+    #"<input disabled checked value="v">"#,
+    #"<input abcdefghijklmnopqrstu>"#,
+    #"<input abcdefghijklmn="x">"#,
+    #"<input abcdefghijklmno="x">"#,
+    #"<input abcdefghijklmnop="x">"#,
+    #"<details open class="x">"#,
+    "<input disabled\tchecked>",
   ]
 
   @Test(arguments: tags.indices)
@@ -61,10 +80,14 @@ import Testing
     var inputs = [
       tag, tag + "text", "<p>a</p>" + tag + "b c  d</p>", tag + tag + "x", "x " + tag + " y",
     ]
-    // Filler after the tag, so that it ends at every distance from the text's end.
-    for count in [0, 1, 7, 15, 16, 17, 31, 33] {
+    // Filler after the tag, so that it ends at every distance from the text's end, and the
+    // tag cut short at every length.
+    for count in 0...33 {
       inputs.append(tag + String(repeating: "w", count: count))
       inputs.append("<div>" + tag + "word " + String(repeating: "v", count: count) + "</div>")
+    }
+    for length in 1..<tag.utf8.count {
+      inputs.append(String(decoding: Array(tag.utf8.prefix(length)), as: UTF8.self))
     }
     for input in inputs {
       var extents = HTMLTextRenderer()
@@ -86,6 +109,8 @@ import Testing
       (#"<p class="x" />"#, true),
       (#"<p class="x" >"#, false),
       ("<br/>", true),
+      (#"<script async src="https://social.example/embed.js">"#, false),
+      (#"<input disabled/>"#, true),
     ] {
       let bytes = Array((tag + String(repeating: " ", count: 16)).utf8)
       bytes.withUnsafeBufferPointer { input in
