@@ -48,6 +48,11 @@ import Testing
       links.append(#"<a href="/archive/\#(number)/">"#)
       links.append(#"<img src="/wp-content/uploads/\#(number).png" alt="chart" width="300"/>"#)
       links.append(#"<a href="../x\#(number)/y/">"#)
+      // Longer than the eighty bytes looked through before a tag is read.
+      links.append(
+        #"<img src="/wp-content/uploads/\#(number)/a-long-name-for-a-picture.png" alt="c" width="3"/>"#
+      )
+      links.append(#"<img src="https://e.example/\#(number).png" longdesc="d\#(number).html">"#)
     }
     var remembering = HTMLSanitizer()
     for round in 0..<3 {

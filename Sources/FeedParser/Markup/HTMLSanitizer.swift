@@ -124,6 +124,13 @@ struct HTMLSanitizer {
             tokenizer.skip(to: name.upperBound + 1)
             continue
           }
+          if usesKeptStartTags, usesRewrittenTags, position &+ 1 < input.count,
+            input[position] == UInt8(ascii: "<"), input[position &+ 1].isASCIILetter,
+            let end = writesRemembered(at: position, base: run.base)
+          {
+            tokenizer.skip(to: end)
+            continue
+          }
           if usesKeptStartTags, position &+ 1 < input.count,
             input[position] == UInt8(ascii: "<"), input[position &+ 1].isASCIILetter,
             let tag = keptStartTags.keptTag(at: position, in: input),
@@ -493,7 +500,8 @@ struct HTMLSanitizer {
     guard replaced != 0 else {
       if usesRewrittenTags {
         rewrittenTags.remember(
-          bytes, from: start, to: tag.end, base: base, written: nil)
+          bytes, from: start, to: tag.end, row: tag.row, opens: tag.opens, base: base,
+          written: nil)
       }
       return true
     }
@@ -529,11 +537,27 @@ struct HTMLSanitizer {
     if usesRewrittenTags {
       output.withUnsafeBufferPointer {
         rewrittenTags.remember(
-          bytes, from: start, to: tag.end, base: base,
+          bytes, from: start, to: tag.end, row: tag.row, opens: tag.opens, base: base,
           written: UnsafeBufferPointer(rebasing: $0[writtenStart...]))
       }
     }
     return true
+  }
+
+  /// Just past the start tag at `start` when `keepsLinks` decided the same bytes against the
+  /// same base before (`HTMLRewrittenStartTags`), found without reading the tag: written as
+  /// then, its element opened.
+  @inline(__always)
+  private mutating func writesRemembered(at start: Int, base: String?) -> Int? {
+    guard let entry = rewrittenTags.entry(at: start, in: input, base: base) else { return nil }
+    let end = start &+ entry.pointee.tag.count
+    if let written = entry.pointee.written {
+      beginReplacing(at: start, of: end)
+      // From a buffer: appending an array went element by element.
+      written.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+    }
+    if entry.pointee.opens { open.push(entry.pointee.row, &openCount) }
+    return end
   }
 
   /// Sixteen integers on the stack, one for each attribute a kept start tag can have.
