@@ -87,6 +87,9 @@ extension HTMLTokenizer {
       let close: Int
       if later[0] | later[1] != 0 {
         close = index &+ Self.firstLane(later)
+      } else if remaining >= 32, let found = Self.firstQuote(base + (index &+ 16)) {
+        // In the next sixteen (`alt="…"`): one more look before a call.
+        close = index &+ 16 &+ found
       } else {
         guard remaining > 16,
           let found = closingQuote(UInt8(ascii: "\""), from: index &+ 16)
@@ -96,6 +99,15 @@ extension HTMLTokenizer {
       index = close &+ 1
     }
     return nil
+  }
+
+  /// The lane of the first `"` among the sixteen bytes at `bytes`, if any.
+  @inline(__always)
+  private static func firstQuote(_ bytes: UnsafePointer<UInt8>) -> Int? {
+    let isQuote =
+      UnsafeRawPointer(bytes).loadUnaligned(as: SIMD16<UInt8>.self)
+      .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+    return anyLane(isQuote) ? firstLane(isQuote) : nil
   }
 
   /// The first lane a mask's two words set, or 16.
