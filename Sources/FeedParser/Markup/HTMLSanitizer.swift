@@ -192,6 +192,12 @@ struct HTMLSanitizer {
       if lastPlainTag.opens { open.push(lastPlainTag.row, &openCount) }
       return true
     }
+    if name.count == otherPlainTag.count && key == otherPlainTag.key {
+      // The one before (`<p>` after `<blockquote>`, itself after `<p>`).
+      swap(&lastPlainTag, &otherPlainTag)
+      if lastPlainTag.opens { open.push(lastPlainTag.row, &openCount) }
+      return true
+    }
     guard let row = scratch.names.row(nameStart, name.count, in: elements, part: 1) else {
       return false
     }
@@ -201,13 +207,19 @@ struct HTMLSanitizer {
     else { return false }
     let opens = !info.contains(.void)
     if opens { open.push(row, &openCount) }
-    if name.count <= 8 { lastPlainTag = (key, name.count, row, opens) }
+    if name.count <= 8 {
+      otherPlainTag = lastPlainTag
+      lastPlainTag = (key, name.count, row, opens)
+    }
     return true
   }
 
   /// The last start tag `opensPlainElement` took, by its bytes (a name of up to eight, in the
   /// low end of `key`; `count` 0 for none yet): most are `<p>` again, known without a look-up.
   private var lastPlainTag: (key: UInt64, count: Int, row: Int, opens: Bool) = (0, 0, 0, false)
+  /// The one taken before `lastPlainTag`, by its bytes: feed HTML alternates two (`<p>` and
+  /// `<blockquote>`) as often as it repeats one.
+  private var otherPlainTag: (key: UInt64, count: Int, row: Int, opens: Bool) = (0, 0, 0, false)
 
   /// What one text's sanitizing knows as it goes.
   private struct Run {

@@ -69,13 +69,24 @@ struct HTMLTextRenderer {
             startElement(row, elements.info(row), isBR: lastPlainTag.isBR, &run)
             continue
           }
+          if name.count == otherPlainTag.count && key == otherPlainTag.key {
+            // The one before (`<p>` after `<blockquote>`, itself after `<p>`).
+            swap(&lastPlainTag, &otherPlainTag)
+            tokenizer.skip(to: end)
+            let row = lastPlainTag.row
+            startElement(row, elements.info(row), isBR: lastPlainTag.isBR, &run)
+            continue
+          }
           if let row = recentNames.row(nameStart, name.count, in: elements, part: 0) {
             // `<p>`: no attribute to read past.
             let info = elements.info(row)
             if !info.contains(.rawText) && !info.contains(.droppedWithContent) {
               tokenizer.skip(to: end)
               let isBR = Self.isBR(base!, name)
-              if name.count <= 8 { lastPlainTag = (key, name.count, row, isBR) }
+              if name.count <= 8 {
+                otherPlainTag = lastPlainTag
+                lastPlainTag = (key, name.count, row, isBR)
+              }
               startElement(row, info, isBR: isBR, &run)
               continue
             }
@@ -157,6 +168,9 @@ struct HTMLTextRenderer {
   /// in the low end of `key`; `count` 0 for none yet): most are `<p>` again, known without a
   /// look-up.
   private var lastPlainTag: (key: UInt64, count: Int, row: Int, isBR: Bool) = (0, 0, 0, false)
+  /// The one taken before `lastPlainTag`, by its bytes: feed HTML alternates two (`<p>` and
+  /// `<blockquote>`) as often as it repeats one.
+  private var otherPlainTag: (key: UInt64, count: Int, row: Int, isBR: Bool) = (0, 0, 0, false)
 
   /// The rows of the element names met last (`img`, `a`, the end tags that close no
   /// innermost element).
