@@ -7,7 +7,7 @@ import FeedPullSupport
 /// costs a tenth of that.
 ///
 /// Only a shortcut for the common case: a known HTML element (not `svg`, `math`, raw text or
-/// dropped with its content) of up to seven lower-case letters followed by a space, attributes
+/// dropped with its content) of up to fifteen lower-case letters followed by a space, attributes
 /// of up to seven bytes that HTML keeps (not `style`) written exactly as the sanitizer writes
 /// them (lower case, `="…"`, one or more spaces apart), values without `&`, `<` or `>`, a link
 /// only when it starts `http://` or `https://` and holds no space or control, no name twice,
@@ -120,10 +120,24 @@ final class HTMLKeptStartTags {
     guard base[start] == UInt8(ascii: "<") else { return nil }
     let nameWord = UnsafeRawPointer(base + (start &+ 1)).loadUnaligned(as: UInt64.self)
     let spaces = ByteWord.matches(nameWord, UInt8(ascii: " "))
-    guard spaces != 0 else { return nil }
-    let nameCount = ByteWord.firstMatch(spaces)
-    guard nameCount > 0 else { return nil }
-    let element = slot(nameWord, nameCount, base + (start &+ 1), isElement: true)
+    let nameCount: Int
+    let element: (kind: Int, row: Int, uriBits: UInt32)
+    if spaces != 0 {
+      nameCount = ByteWord.firstMatch(spaces)
+      guard nameCount > 0 else { return nil }
+      let known = slot(nameWord, nameCount, base + (start &+ 1), isElement: true)
+      element = (known.kind, known.row, known.uriBits)
+    } else {
+      // A name of eight to fifteen bytes (`blockquote`, `figcaption`): looked up in the table
+      // each time, not remembered in a slot (keyed on eight bytes).
+      guard start &+ 17 <= count else { return nil }
+      let more = ByteWord.matches(
+        UnsafeRawPointer(base + (start &+ 9)).loadUnaligned(as: UInt64.self), UInt8(ascii: " "))
+      guard more != 0 else { return nil }
+      nameCount = 8 &+ ByteWord.firstMatch(more)
+      let (kind, row, uriBits, _) = classifyElement(base + (start &+ 1), nameCount)
+      element = (kind.rawValue, row, uriBits)
+    }
     guard element.kind >= Kind.voidElement.rawValue else { return nil }
     let isVoid = element.kind == Kind.voidElement.rawValue
     var index = start &+ 2 &+ nameCount

@@ -47,6 +47,15 @@ struct HTMLSanitizer {
   /// False to read text through the tokenizer (`passText` not used): the tests compare the
   /// two.
   var usesTextRuns = true
+  /// False to decide every tag with a plain link anew (`HTMLRewrittenStartTags` not used): the
+  /// tests compare the two.
+  var usesRewrittenTags = true
+  /// The tags with plain links decided lately, and what was written for them.
+  private let rewrittenTags = HTMLRewrittenStartTags()
+  /// False to sanitize every `style` value anew: the tests compare the two.
+  var usesRememberedStyle = true
+  /// The last `style` value sanitized, and what was made of it.
+  private let rememberedStyle = HTMLRememberedStyle()
 
   fileprivate struct KeptAttribute {
     /// The row of `HTMLVocabulary.attributes`.
@@ -115,6 +124,13 @@ struct HTMLSanitizer {
             tokenizer.skip(to: name.upperBound + 1)
             continue
           }
+          if usesKeptStartTags, usesRewrittenTags, position &+ 1 < input.count,
+            input[position] == UInt8(ascii: "<"), input[position &+ 1].isASCIILetter,
+            let end = writesRemembered(at: position, base: run.base)
+          {
+            tokenizer.skip(to: end)
+            continue
+          }
           if usesKeptStartTags, position &+ 1 < input.count,
             input[position] == UInt8(ascii: "<"), input[position &+ 1].isASCIILetter,
             let tag = keptStartTags.keptTag(at: position, in: input),
@@ -176,6 +192,12 @@ struct HTMLSanitizer {
       if lastPlainTag.opens { open.push(lastPlainTag.row, &openCount) }
       return true
     }
+    if name.count == otherPlainTag.count && key == otherPlainTag.key {
+      // The one before (`<p>` after `<blockquote>`, itself after `<p>`).
+      swap(&lastPlainTag, &otherPlainTag)
+      if lastPlainTag.opens { open.push(lastPlainTag.row, &openCount) }
+      return true
+    }
     guard let row = scratch.names.row(nameStart, name.count, in: elements, part: 1) else {
       return false
     }
@@ -185,13 +207,19 @@ struct HTMLSanitizer {
     else { return false }
     let opens = !info.contains(.void)
     if opens { open.push(row, &openCount) }
-    if name.count <= 8 { lastPlainTag = (key, name.count, row, opens) }
+    if name.count <= 8 {
+      otherPlainTag = lastPlainTag
+      lastPlainTag = (key, name.count, row, opens)
+    }
     return true
   }
 
   /// The last start tag `opensPlainElement` took, by its bytes (a name of up to eight, in the
   /// low end of `key`; `count` 0 for none yet): most are `<p>` again, known without a look-up.
   private var lastPlainTag: (key: UInt64, count: Int, row: Int, opens: Bool) = (0, 0, 0, false)
+  /// The one taken before `lastPlainTag`, by its bytes: feed HTML alternates two (`<p>` and
+  /// `<blockquote>`) as often as it repeats one.
+  private var otherPlainTag: (key: UInt64, count: Int, row: Int, opens: Bool) = (0, 0, 0, false)
 
   /// What one text's sanitizing knows as it goes.
   private struct Run {
@@ -447,9 +475,20 @@ struct HTMLSanitizer {
   private mutating func keepsLinks(
     of tag: HTMLKeptStartTags.Tag, at start: Int, base: String?
   ) -> Bool {
+    let bytes = input.baseAddress!
+    if usesRewrittenTags,
+      let entry = rewrittenTags.entry(bytes, from: start, to: tag.end, base: base)
+    {
+      // The same bytes decided against the same base before: the same writing.
+      if let written = entry.pointee.written {
+        beginReplacing(at: start, of: tag.end)
+        // From a buffer: appending an array went element by element.
+        written.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+      }
+      return true
+    }
     if !values.isEmpty { values.removeAll(keepingCapacity: true) }
     let positions = keptStartTags
-    let bytes = input.baseAddress!
     // The new values' ranges in `values`, for the attributes in `replaced`.
     var newStarts: SixteenInts = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     var newEnds = newStarts
@@ -470,8 +509,16 @@ struct HTMLSanitizer {
         replaced |= bit
       }
     }
-    guard replaced != 0 else { return true }
+    guard replaced != 0 else {
+      if usesRewrittenTags {
+        rewrittenTags.remember(
+          bytes, from: start, to: tag.end, row: tag.row, opens: tag.opens, base: base,
+          written: nil)
+      }
+      return true
+    }
     beginReplacing(at: start, of: tag.end)
+    let writtenStart = output.count
     output.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: tag.nameCount &+ 1))
     for index in 0..<tag.attributeCount {
       output.append(UInt8(ascii: " "))
@@ -499,7 +546,30 @@ struct HTMLSanitizer {
       output.append(UInt8(ascii: "/"))
     }
     output.append(UInt8(ascii: ">"))
+    if usesRewrittenTags {
+      output.withUnsafeBufferPointer {
+        rewrittenTags.remember(
+          bytes, from: start, to: tag.end, row: tag.row, opens: tag.opens, base: base,
+          written: UnsafeBufferPointer(rebasing: $0[writtenStart...]))
+      }
+    }
     return true
+  }
+
+  /// Just past the start tag at `start` when `keepsLinks` decided the same bytes against the
+  /// same base before (`HTMLRewrittenStartTags`), found without reading the tag: written as
+  /// then, its element opened.
+  @inline(__always)
+  private mutating func writesRemembered(at start: Int, base: String?) -> Int? {
+    guard let entry = rewrittenTags.entry(at: start, in: input, base: base) else { return nil }
+    let end = start &+ entry.pointee.tag.count
+    if let written = entry.pointee.written {
+      beginReplacing(at: start, of: end)
+      // From a buffer: appending an array went element by element.
+      written.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+    }
+    if entry.pointee.opens { open.push(entry.pointee.row, &openCount) }
+    return end
   }
 
   /// Sixteen integers on the stack, one for each attribute a kept start tag can have.
@@ -671,8 +741,18 @@ struct HTMLSanitizer {
   /// `values`.
   @inline(never)
   private mutating func sanitizedStyle(_ value: Range<Int>?, inSVG: Bool) -> Range<Int>?? {
-    decode(value.map { UnsafeBufferPointer(rebasing: input[$0]) })
-    guard let clean = CSSStyleSanitizer.sanitize(decoded, inSVG: inSVG) else { return nil }
+    let raw = value.map { UnsafeBufferPointer(rebasing: input[$0]) }
+    let sanitized: [UInt8]?
+    if usesRememberedStyle, let raw, let known = rememberedStyle.sanitized(raw, inSVG: inSVG) {
+      sanitized = known
+    } else {
+      decode(raw)
+      sanitized = CSSStyleSanitizer.sanitize(decoded, inSVG: inSVG)
+      if usesRememberedStyle, let raw {
+        rememberedStyle.remember(raw, inSVG: inSVG, clean: sanitized)
+      }
+    }
+    guard let clean = sanitized else { return nil }
     let written = value.map { input[$0].elementsEqual(clean) } ?? false
     return .some(written ? nil : appendValue(escaping: clean))
   }

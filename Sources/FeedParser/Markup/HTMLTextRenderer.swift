@@ -8,11 +8,14 @@ import FeedPullSupport
 ///
 /// One value is reused from text to text (its buffers keep their capacity); not thread-safe.
 struct HTMLTextRenderer {
-  private var output: [UInt8] = []
+  private let output = HTMLRenderedBytes()
   private let attributeStorage = HTMLAttributeStorage()
   /// The elements opened and not yet closed (`HTMLOpenElements`), and how many.
   private let open = HTMLOpenElements()
   private var openCount = 0
+  /// Whether start tags are read only to their end (`HTMLTokenizer.startTagExtent`) where they
+  /// can be; tests turn it off to compare with the tokenizer's reading.
+  var usesTagExtents = true
 
   /// What the renderer knows as it goes through one text.
   private struct Run {
@@ -28,7 +31,7 @@ struct HTMLTextRenderer {
   /// The plain text of `input`.
   mutating func render(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     renderInPlace(input)
-    return output
+    return output.array()
   }
 
   /// The plain text of `input` lent to `body` (valid only during the call): the field
@@ -37,13 +40,12 @@ struct HTMLTextRenderer {
     _ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result {
     renderInPlace(input)
-    return output.withUnsafeBufferPointer(body)
+    return output.withBytes(body)
   }
 
   /// Renders `input` into `output`.
   private mutating func renderInPlace(_ input: UnsafeBufferPointer<UInt8>) {
-    if !output.isEmpty { output.removeAll(keepingCapacity: true) }
-    if output.capacity < input.count { output.reserveCapacity(input.count) }
+    output.reset(expecting: input.count)
     var run = Run()
     openCount = 0
     var tokenizer = HTMLTokenizer(input, storage: attributeStorage)
@@ -56,27 +58,44 @@ struct HTMLTextRenderer {
         endElement(elements.info(row), isBR: false, &run)
         continue
       }
-      if let name = tokenizer.plainStartTag() {
-        let nameStart = base! + name.lowerBound
-        let key = name.count <= 8 ? ByteWord.load(nameStart, count: name.count) : 0
-        if name.count == lastPlainTag.count && key == lastPlainTag.key {
-          // The same bytes as the last one taken (`<p>` after `<p>`): the same row.
-          tokenizer.skip(to: name.upperBound + 1)
-          let row = lastPlainTag.row
-          startElement(row, elements.info(row), isBR: lastPlainTag.isBR, &run)
-          continue
-        }
-        if let row = recentNames.row(nameStart, name.count, in: elements, part: 0) {
-          // `<p>`: no attribute to read past.
-          let info = elements.info(row)
-          if !info.contains(.rawText) && !info.contains(.droppedWithContent) {
-            tokenizer.skip(to: name.upperBound + 1)
-            let isBR = Self.isBR(base!, name)
-            if name.count <= 8 { lastPlainTag = (key, name.count, row, isBR) }
-            startElement(row, info, isBR: isBR, &run)
+      if usesTagExtents, let (name, end, selfClosing) = tokenizer.startTagExtent() {
+        if end == name.upperBound + 1 {
+          let nameStart = base! + name.lowerBound
+          let key = name.count <= 8 ? ByteWord.load(nameStart, count: name.count) : 0
+          if name.count == lastPlainTag.count && key == lastPlainTag.key {
+            // The same bytes as the last one taken (`<p>` after `<p>`): the same row.
+            tokenizer.skip(to: end)
+            let row = lastPlainTag.row
+            startElement(row, elements.info(row), isBR: lastPlainTag.isBR, &run)
             continue
           }
+          if name.count == otherPlainTag.count && key == otherPlainTag.key {
+            // The one before (`<p>` after `<blockquote>`, itself after `<p>`).
+            swap(&lastPlainTag, &otherPlainTag)
+            tokenizer.skip(to: end)
+            let row = lastPlainTag.row
+            startElement(row, elements.info(row), isBR: lastPlainTag.isBR, &run)
+            continue
+          }
+          if let row = recentNames.row(nameStart, name.count, in: elements, part: 0) {
+            // `<p>`: no attribute to read past.
+            let info = elements.info(row)
+            if !info.contains(.rawText) && !info.contains(.droppedWithContent) {
+              tokenizer.skip(to: end)
+              let isBR = Self.isBR(base!, name)
+              if name.count <= 8 {
+                otherPlainTag = lastPlainTag
+                lastPlainTag = (key, name.count, row, isBR)
+              }
+              startElement(row, info, isBR: isBR, &run)
+              continue
+            }
+          }
         }
+        // Attributes the renderer does not read: only where the tag ends.
+        tokenizer.skip(to: end)
+        startTag(name, selfClosing: selfClosing, base!, &tokenizer, &run)
+        continue
       }
       guard let token = tokenizer.next() else { break }
       switch token {
@@ -87,19 +106,7 @@ struct HTMLTextRenderer {
       case .ignored:
         continue
       case .startTag(let name, _, let selfClosing):
-        let row = recentNames.row(base! + name.lowerBound, name.count, in: elements, part: 0)
-        let info = row.map { elements.info($0) } ?? []
-        if info.contains(.rawText) || info.contains(.droppedWithContent) {
-          // Their content is not markup to read: skip it whole.
-          if !selfClosing, info.contains(.rawText) { tokenizer.skipRawText(named: name) }
-          if !selfClosing, info.contains(.droppedWithContent) { run.hiddenDepth += 1 }
-          continue
-        }
-        if let row, !selfClosing {
-          startElement(row, info, isBR: Self.isBR(base!, name), &run)
-        } else {
-          breakLine(info, isBR: Self.isBR(base!, name), &run)
-        }
+        startTag(name, selfClosing: selfClosing, base!, &tokenizer, &run)
       case .endTag(let name, _):
         let nameStart = base! + name.lowerBound
         let row =
@@ -108,6 +115,27 @@ struct HTMLTextRenderer {
         let info = row.map { elements.info($0) } ?? []
         endElement(info, isBR: Self.isBR(base!, name), &run)
       }
+    }
+  }
+
+  /// A start tag named `name` whose end the tokenizer has passed.
+  @inline(__always)
+  private mutating func startTag(
+    _ name: Range<Int>, selfClosing: Bool, _ base: UnsafePointer<UInt8>,
+    _ tokenizer: inout HTMLTokenizer, _ run: inout Run
+  ) {
+    let row = recentNames.row(base + name.lowerBound, name.count, in: elements, part: 0)
+    let info = row.map { elements.info($0) } ?? []
+    if info.contains(.rawText) || info.contains(.droppedWithContent) {
+      // Their content is not markup to read: skip it whole.
+      if !selfClosing, info.contains(.rawText) { tokenizer.skipRawText(named: name) }
+      if !selfClosing, info.contains(.droppedWithContent) { run.hiddenDepth += 1 }
+      return
+    }
+    if let row, !selfClosing {
+      startElement(row, info, isBR: Self.isBR(base, name), &run)
+    } else {
+      breakLine(info, isBR: Self.isBR(base, name), &run)
     }
   }
 
@@ -140,6 +168,9 @@ struct HTMLTextRenderer {
   /// in the low end of `key`; `count` 0 for none yet): most are `<p>` again, known without a
   /// look-up.
   private var lastPlainTag: (key: UInt64, count: Int, row: Int, isBR: Bool) = (0, 0, 0, false)
+  /// The one taken before `lastPlainTag`, by its bytes: feed HTML alternates two (`<p>` and
+  /// `<blockquote>`) as often as it repeats one.
+  private var otherPlainTag: (key: UInt64, count: Int, row: Int, isBR: Bool) = (0, 0, 0, false)
 
   /// The rows of the element names met last (`img`, `a`, the end tags that close no
   /// innermost element).
@@ -305,7 +336,7 @@ struct HTMLTextRenderer {
   /// Writes text, after the breaks or the space owed before it.
   private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ run: inout Run) {
     writeSeparator(&run)
-    output.append(contentsOf: bytes)
+    output.append(bytes)
   }
 
   /// The line breaks or the space owed before the next text.

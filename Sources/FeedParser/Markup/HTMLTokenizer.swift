@@ -425,7 +425,7 @@ struct HTMLTokenizer {
   }
 
   /// The index of the next `quote` at or after `from`, if any.
-  private mutating func closingQuote(_ quote: UInt8, from: Int) -> Int? {
+  mutating func closingQuote(_ quote: UInt8, from: Int) -> Int? {
     let known = quote == UInt8(ascii: "\"") ? noQuoteFrom.double : noQuoteFrom.single
     guard from < known else { return nil }
     // Most values (sizes, words, links) end within sixty-four bytes: found there sixteen
