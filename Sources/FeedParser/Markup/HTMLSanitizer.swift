@@ -341,14 +341,7 @@ struct HTMLSanitizer {
       if HTMLTokenizer.anyLane(found) { return index &+ HTMLTokenizer.firstLane(found) }
       index &+= 16
     }
-    while index < end {
-      let byte = base[index]
-      if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") {
-        return index
-      }
-      index &+= 1
-    }
-    return end
+    return nextSpecialByte(base, from: index, to: end)
   }
 
   private mutating func replaceByte(at index: Int, with escape: StaticString) {
@@ -369,6 +362,14 @@ struct HTMLSanitizer {
       if mask != 0 { return index &+ ByteWord.firstMatch(mask) }
       index &+= 8
     }
+    return nextSpecialByte(base, from: index, to: end)
+  }
+
+  /// The next `<`, `>` or `&` at or after `from`, a byte at a time: the last few bytes of a
+  /// text, after `nextTextStop` or `nextSpecial` has looked at whole blocks.
+  @inline(__always)
+  private static func nextSpecialByte(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+    var index = from
     while index < end {
       let byte = base[index]
       if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") {
