@@ -34,6 +34,9 @@ import Testing
     #expect(!ranHere)
     release.signal()
     #expect(finished.wait(timeout: .now() + 10) == .success)
+    // The last step signalled from inside the lock: once the queue has run past it (a block
+    // after it, which holds no lock), the lock is free again.
+    exclusion.queue.sync {}
     #expect(exclusion.runHereIfFree {})
   }
 
