@@ -10,6 +10,9 @@ import Foundation
 struct ResponseHeaderCollector {
   /// The current (latest) block's lines in order, names as the server wrote them.
   private var lines: [HTTPHeader] = []
+  /// Where in `lines` the last field of each name the response reports is, noted as each line
+  /// is taken (looked up by name afterwards, they cost 19 comparisons a response).
+  private var known = KnownFields()
   private var currentStatus: Int?
   /// Statuses of the finished, non-1xx blocks before the current one.
   private(set) var hopStatuses: [Int] = []
@@ -17,7 +20,7 @@ struct ResponseHeaderCollector {
   /// The status of the current (latest) block.
   var status: Int? { currentStatus }
   /// The current block's `Location`, as the server wrote it.
-  var location: String? { field("location") }
+  var location: String? { value(at: known.location) }
   /// True right after the blank line that ends a block (the next line starts another block).
   private(set) var blockEnded = false
 
@@ -31,11 +34,14 @@ struct ResponseHeaderCollector {
     while end > start, Self.isWhiteSpace(raw[end - 1]) { end -= 1 }
     let line = UnsafeRawBufferPointer(rebasing: raw[start..<end])
     blockEnded = line.isEmpty
-    if line.starts(with: "HTTP/".utf8) {
+    if Self.isStatusLine(line) {
       if let status = currentStatus, !(100..<200).contains(status) {
         hopStatuses.append(status)
       }
-      lines = []
+      // Room for a usual block at once, instead of growing four times on every response.
+      lines.removeAll(keepingCapacity: true)
+      lines.reserveCapacity(12)
+      known = KnownFields()
       currentStatus = Self.statusCode(line)
       return
     }
@@ -44,40 +50,28 @@ struct ResponseHeaderCollector {
     while nameEnd > line.startIndex, Self.isWhiteSpace(line[nameEnd - 1]) { nameEnd -= 1 }
     var valueStart = colon + 1
     while valueStart < line.endIndex, Self.isWhiteSpace(line[valueStart]) { valueStart += 1 }
+    let name = UnsafeRawBufferPointer(rebasing: line[line.startIndex..<nameEnd])
+    known.note(name, at: lines.count)
     lines.append(
       HTTPHeader(
-        received: String(decoding: line[line.startIndex..<nameEnd], as: UTF8.self),
+        received: String(decoding: name, as: UTF8.self),
         value: String(decoding: line[valueStart..<line.endIndex], as: UTF8.self)))
+  }
+
+  /// Whether `line` starts with `HTTP/` (a status line, which starts a block).
+  private static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+    line.count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50
+      && line[4] == 0x2F
+  }
+
+  private func value(at index: Int?) -> String? {
+    index.map { lines[$0].value }
   }
 
   /// The same for a line given as text (tests).
   mutating func take(line: String) {
     var line = line
     line.withUTF8 { take(line: UnsafeRawBufferPointer($0)) }
-  }
-
-  /// The value of the current block's last header called `name` (lower-case ASCII), names
-  /// compared without case.
-  private func field(_ name: String) -> String? {
-    lines.last { line in Self.isNamed(line.name, name) }?.value
-  }
-
-  /// Whether `received` is `lower` (lower-case ASCII) without regard to case, read on the bytes
-  /// where they lie (a lookup runs for each of a response's fields, on every response).
-  private static func isNamed(_ received: String, _ lower: String) -> Bool {
-    guard received.utf8.count == lower.utf8.count else { return false }
-    let same = received.utf8.withContiguousStorageIfAvailable { got in
-      lower.utf8.withContiguousStorageIfAvailable { want in
-        for index in 0..<want.count {
-          let byte = got[index]
-          guard byte == want[index] || ((0x41...0x5A).contains(byte) && byte | 0x20 == want[index])
-          else { return false }
-        }
-        return true
-      }
-    }
-    if let same, let same { return same }
-    return received.lowercased() == lower
   }
 
   private static func isWhiteSpace(_ byte: UInt8) -> Bool {
@@ -109,17 +103,17 @@ struct ResponseHeaderCollector {
     var response = TransferResponse(status: status, url: url)
     response.permanentRedirect = permanentRedirect
     response.redirectCount = hopStatuses.count
-    response.contentType = field("content-type")
-    response.etag = field("etag")
-    response.lastModified = field("last-modified")
+    response.contentType = value(at: known.contentType)
+    response.etag = value(at: known.etag)
+    response.lastModified = value(at: known.lastModified)
     response.headers = lines
-    response.cacheMaxAge = field("cache-control").flatMap(Self.maxAge)
-    if let value = field("expires") {
+    response.cacheMaxAge = value(at: known.cacheControl).flatMap(Self.maxAge)
+    if let value = value(at: known.expires) {
       // An unreadable Expires (often "0" or "-1") means already expired.
       response.expiresAfter =
         HTTPDate.parse(value).map { max(0, Int($0.timeIntervalSince(now))) } ?? 0
     }
-    if status == 429 || status == 503, let value = field("retry-after") {
+    if status == 429 || status == 503, let value = value(at: known.retryAfter) {
       response.retryAfter = Self.retryAfterSeconds(value, now: now)
     }
     return response
@@ -165,5 +159,42 @@ public enum HTTPDate {
       if let date = formatter.date(from: text) { return date }
     }
     return nil
+  }
+}
+
+/// Where the fields a response reports lie in a block's lines: the index of the last line of
+/// each name, names compared without case.
+private struct KnownFields {
+  var contentType: Int?
+  var etag: Int?
+  var lastModified: Int?
+  var cacheControl: Int?
+  var expires: Int?
+  var retryAfter: Int?
+  var location: Int?
+
+  /// Notes the line at `index`, whose field name is `name`, if it is one of the fields.
+  mutating func note(_ name: UnsafeRawBufferPointer, at index: Int) {
+    switch name.count {
+    case 4 where Self.matches(name, "etag"): etag = index
+    case 7 where Self.matches(name, "expires"): expires = index
+    case 8 where Self.matches(name, "location"): location = index
+    case 11 where Self.matches(name, "retry-after"): retryAfter = index
+    case 12 where Self.matches(name, "content-type"): contentType = index
+    case 13 where Self.matches(name, "last-modified"): lastModified = index
+    case 13 where Self.matches(name, "cache-control"): cacheControl = index
+    default: break
+    }
+  }
+
+  /// Whether `name` is `lower` (lower-case ASCII, of the same length) without regard to case.
+  private static func matches(_ name: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
+    let want = UnsafeRawBufferPointer(start: lower.utf8Start, count: lower.utf8CodeUnitCount)
+    for index in 0..<want.count {
+      let byte = name[index]
+      let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+      guard folded == want[index] else { return false }
+    }
+    return true
   }
 }

@@ -65,7 +65,7 @@ enum TransferOptions {
     // on it, instead of opening a connection (and a TLS handshake) of its own. Not over plain
     // http, where no connection multiplexes and waiting would only queue transfers behind the
     // first response.
-    if RedirectPolicy.scheme(of: request.url) == "https" { easy.set(CURLOPT_PIPEWAIT, 1) }
+    if RedirectPolicy.isHTTPS(request.url) { easy.set(CURLOPT_PIPEWAIT, 1) }
   }
 
   /// A CA file or directory replaces the system's store; with neither, the directory libcurl

@@ -379,6 +379,8 @@ private struct WorkerLoopReference: @unchecked Sendable {
 extension Duration {
   /// The duration in seconds, for Foundation's `Date` arithmetic.
   var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
+    // `components` divides a 128-bit count each time it is read: once, not twice.
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
   }
 }

@@ -23,6 +23,22 @@ import Testing
     #expect(response.permanentRedirect)
   }
 
+  @Test func fieldsAreFoundWithoutCaseAndTheLastOfANameCounts() {
+    let collector = collect([
+      "HTTP/1.1 200 OK", "CONTENT-TYPE: text/plain", "Last-Modified: a", "Cache-Control: no-cache",
+      "cOnTeNt-TyPe: application/rss+xml", "ETAG: \"x\"", "LAST-MODIFIED: b", "Expires: 0",
+      "Cache-Control: max-age=60", "Locations: /not", "Content-Type2: no", "X-ETag: no", "",
+    ])
+    let response = collector.response(status: 200, url: "u")
+    #expect(response.contentType == "application/rss+xml")
+    #expect(response.etag == "\"x\"")
+    #expect(response.lastModified == "b")
+    #expect(response.cacheMaxAge == 60)
+    #expect(response.expiresAfter == 0)
+    #expect(collector.location == nil)
+    #expect(response.headers.count == 11)
+  }
+
   @Test func interimResponsesAreNotRedirectHops() {
     let collector = collect(["HTTP/1.1 100 Continue", "", "HTTP/1.1 200 OK", ""])
     #expect(collector.hopStatuses.isEmpty)
@@ -67,5 +83,14 @@ import Testing
     for (code, kind) in table {
       #expect(CurlResultKind.kind(of: code) == kind, "curl code \(code.rawValue)")
     }
+  }
+
+  /// The https check every transfer makes on the bytes says what the scheme's string says.
+  @Test(arguments: [
+    "https://a/x", "HTTPS://a/", " \thttps://a", "Https:x", "http://a/x", "https", "httpss://a",
+    "http://https:/", "/https://", "", "ftp://a", "https:",
+  ])
+  func theHTTPSCheckOnBytesAgreesWithTheScheme(_ url: String) {
+    #expect(RedirectPolicy.isHTTPS(url) == (RedirectPolicy.scheme(of: url) == "https"))
   }
 }

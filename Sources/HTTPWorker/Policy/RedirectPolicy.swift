@@ -24,6 +24,18 @@ public enum RedirectPolicy {
     return String(decoding: name, as: UTF8.self).lowercased()
   }
 
+  /// Whether `url`'s scheme is https, as `scheme(of:)` would say, read on the bytes without
+  /// making the scheme a string: every transfer asks.
+  static func isHTTPS(_ url: String) -> Bool {
+    var bytes = url.utf8.drop { $0 == 0x20 || $0 == 0x09 }.makeIterator()
+    for expected in "https:".utf8 {
+      guard let byte = bytes.next() else { return false }
+      let folded = isLetter(byte) ? byte | 0x20 : byte
+      guard folded == expected else { return false }
+    }
+    return true
+  }
+
   private static func isLetter(_ byte: UInt8) -> Bool {
     (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
   }
