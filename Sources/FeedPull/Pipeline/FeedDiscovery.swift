@@ -75,7 +75,7 @@ extension FeedPuller {
     case .file, .standardInput:
       // The page's own reader thread is the one asking; it reads the feed itself.
       LocalSourceReader.read(
-        location, into: document, flowControl: sink as? any FlowControlledSink,
+        location, into: document, flowControl: FlowControl.of(sink),
         deadline: Self.deadline(
           startedAt: startNanoseconds, timeout: source.timeout ?? configuration.timeout),
         isCancelled: { batch.isCancelled })

@@ -196,7 +196,7 @@ public final class FeedPuller: Sendable {
           source: name, sink: sink, maxBytes: maxBytes, html: html, onEnd: onEnd)
         document.discovery = discovery
         LocalSourceReader.read(
-          location, into: document, flowControl: sink as? any FlowControlledSink,
+          location, into: document, flowControl: FlowControl.of(sink),
           deadline: Self.deadline(startedAt: document.startNanoseconds, timeout: timeout),
           isCancelled: { batch.isCancelled })
       }
@@ -217,7 +217,7 @@ extension FeedPuller {
   ) {
     let worker = worker
     let delegate = HTTPSourceTransfer(
-      document: document, flowControl: sink as? any FlowControlledSink, endRunner: endRunner,
+      document: document, flowControl: FlowControl.of(sink), endRunner: endRunner,
       cancel: { worker.cancel($0) }, resume: { worker.resume($0) })
     batch.register(worker.add(request, delegate: delegate))
   }
