@@ -164,14 +164,23 @@ final class SourceGate: PullRecordSink {
   }
 }
 
-/// A pull that has ended, on its way to the store and then to the output.
-struct FinishedPull: Sendable {
+/// A pull that has ended, on its way to the store and then to the output. A class: it passes
+/// through a queue of ends, a batch and a group commit, and a copy of its value (an end record
+/// and two states) cost more than the scheduler's whole handling of it.
+final class FinishedPull: Sendable {
   /// Its `end`, with the subscription fields.
-  var end: EndRecord
+  let end: EndRecord
   /// What to record; nil when it must not be (its ledger could not be read).
-  var outcome: PullOutcome?
+  let outcome: PullOutcome?
   /// Why it is not recorded.
-  var failure: StoreError?
+  let failure: StoreError?
   /// What the scheduler learns of it.
-  var ended: PullEnd
+  let ended: PullEnd
+
+  init(end: EndRecord, outcome: PullOutcome?, failure: StoreError?, ended: PullEnd) {
+    self.end = end
+    self.outcome = outcome
+    self.failure = failure
+    self.ended = ended
+  }
 }

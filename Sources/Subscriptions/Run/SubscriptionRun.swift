@@ -266,6 +266,8 @@ public final class SubscriptionRun: Sendable {
     events waiting: [SchedulerEvent], actions left: [SchedulerAction], storeAllowed: Bool
   ) {
     var events = waiting
+    // The next event to hand the scheduler (taken by place: `removeFirst` moved the rest).
+    var nextEvent = 0
     var actions = left
     var wroteSkipped = false
     // The `.skip` actions in a row (a claim's batch of names not due), written as one.
@@ -273,8 +275,9 @@ public final class SubscriptionRun: Sendable {
     var now = time
     while true {
       if actions.isEmpty {
-        guard !events.isEmpty else { break }
-        let event = events.removeFirst()
+        guard nextEvent < events.count else { break }
+        let event = events[nextEvent]
+        nextEvent += 1
         now = time
         actions = state.withLock { $0.scheduler.handle(event, at: now) }
       }
@@ -290,7 +293,7 @@ public final class SubscriptionRun: Sendable {
         skipped.removeAll(keepingCapacity: true)
         if !storeAllowed && needsStore(action) {
           let rest = Array(actions[index...])
-          let later = events
+          let later = Array(events[nextEvent...])
           exclusion.async { self.carryOut(events: later, actions: rest, storeAllowed: true) }
           if wroteSkipped { sink.flush() }
           return
