@@ -34,6 +34,7 @@ enum TransferOptions {
     // Proxy CONNECT responses would otherwise look like one more block of response headers.
     easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     var headers: [String] = []
+    headers.reserveCapacity(2 + request.headers.count)
     // The validators are the server's own words from an earlier response; one with a CR, LF
     // or NUL byte would end its line early, so it is left out (the request goes unconditional).
     if let etag = request.ifNoneMatch, RequestHeaderCheck.forbiddenByte(in: etag) == nil {

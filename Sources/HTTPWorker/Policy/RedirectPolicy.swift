@@ -27,11 +27,16 @@ public enum RedirectPolicy {
   /// Whether `url`'s scheme is https, as `scheme(of:)` would say, read on the bytes without
   /// making the scheme a string: every transfer asks.
   static func isHTTPS(_ url: String) -> Bool {
-    var bytes = url.utf8.drop { $0 == 0x20 || $0 == 0x09 }.makeIterator()
+    let bytes = url.utf8
+    var index = bytes.startIndex
+    while index != bytes.endIndex, bytes[index] == 0x20 || bytes[index] == 0x09 {
+      index = bytes.index(after: index)
+    }
     for expected in "https:".utf8 {
-      guard let byte = bytes.next() else { return false }
-      let folded = isLetter(byte) ? byte | 0x20 : byte
-      guard folded == expected else { return false }
+      guard index != bytes.endIndex else { return false }
+      let byte = bytes[index]
+      guard (isLetter(byte) ? byte | 0x20 : byte) == expected else { return false }
+      index = bytes.index(after: index)
     }
     return true
   }
