@@ -155,13 +155,22 @@ final class CurlEasy {
     _ = fp_easy_setopt_ptr(handle, CURLOPT_SHARE, share.handle)
   }
 
-  /// Extra request headers; the list lives until `cleanup`, as curl requires.
+  /// Extra request headers, none for an empty `lines`; the list lives until the next call or
+  /// `cleanup`, as curl requires.
   func setHeaders(_ lines: [String]) {
     audit.check()
+    let old = headerList
+    var list: UnsafeMutablePointer<curl_slist>?
     for line in lines {
-      headerList = line.withCString { curl_slist_append(headerList, $0) }
+      list = line.withCString { curl_slist_append(list, $0) }
     }
-    if let headerList { _ = fp_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList) }
+    headerList = list
+    if let list {
+      _ = fp_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+    } else if old != nil {
+      _ = fp_easy_setopt_ptr(handle, CURLOPT_HTTPHEADER, nil)
+    }
+    curl_slist_free_all(old)
   }
 
   func long(_ info: CURLINFO) -> Int {
@@ -191,16 +200,14 @@ final class CurlEasy {
     return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
   }
 
-  /// Makes the handle as new for another transfer (`curl_easy_reset`: every option back to its
-  /// default; the buffers curl allocated for it, and its caches, kept). Only for a handle no
-  /// multi handle holds.
-  func reset() {
+  /// Readies the handle for another transfer of the same worker: its options stay (the next
+  /// transfer sets each of its own, `TransferOptions`), the message of the last failure goes.
+  /// `curl_easy_reset`, which set every option back to curl's default, was a quarter of what the
+  /// worker's thread did for a 304 besides curl's own work. Only for a handle no multi handle
+  /// holds.
+  func prepareForReuse() {
     audit.check()
-    curl_easy_reset(handle)
-    curl_slist_free_all(headerList)
-    headerList = nil
     errorBuffer[0] = 0
-    _ = fp_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
   }
 
   func cleanup() {

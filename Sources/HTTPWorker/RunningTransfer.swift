@@ -51,7 +51,8 @@ final class RunningTransfer {
   /// Records a step of the transfer's life (see `TransferLifecycle`).
   func handle(_ event: TransferLifecycle.Event) { lifecycle.handle(event) }
 
-  /// Configures an easy handle: `spare` (one an earlier transfer gave back, reset) or a new one.
+  /// Configures an easy handle: `spare` (one an earlier transfer of this worker gave back, its
+  /// options as that transfer left them) or a new one.
   /// `context` is this object, unretained: the worker keeps it alive for as long as the handle
   /// is this transfer's.
   func makeHandle(
@@ -60,8 +61,8 @@ final class RunningTransfer {
   ) -> CurlEasy? {
     guard let easy = spare ?? CurlEasy(audit: audit) else { return nil }
     self.easy = easy
-    TransferOptions.apply(request, policy: policy, to: easy)
-    if let share { easy.setShare(share) }
+    TransferOptions.apply(request, policy: policy, to: easy, reused: spare != nil)
+    if spare == nil, let share { easy.setShare(share) }
     if policy.addressPolicy.deniesPrivate {
       easy.setOpenSocket(
         { context, _, address in

@@ -327,7 +327,7 @@ final class WorkerLoop {
   /// are kept. Its transfer must be out of the multi handle (`detach`), or never in it.
   private func recycle(_ easy: CurlEasy) {
     guard !isDone, spareHandles.count < configuration.maxInFlight else { return easy.cleanup() }
-    easy.reset()
+    easy.prepareForReuse()
     spareHandles.append(easy)
   }
 

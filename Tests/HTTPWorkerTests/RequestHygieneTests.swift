@@ -93,6 +93,35 @@ import Testing
     #expect(server.requests.first?.headers["x-first"] == "1")
   }
 
+  /// The same for what a reused handle keeps besides headers: a proxy and short timeouts of
+  /// the transfer before do not apply to the next, which has no limits and pauses 1.5 s in its
+  /// body (under the first's 1 s limits it would fail).
+  @Test func aReusedHandleCarriesNoProxyOrTimeoutOfTheTransferBefore() throws {
+    let slow = HTTPScript(steps: [
+      .send(Array("<rss>".utf8)), .wait(1.5), .send(Array("</rss>".utf8)),
+    ])
+    let server = try LoopbackHTTPServer(routes: ["/a": .ok("<rss/>"), "/slow": slow])
+    let proxy = try LoopbackHTTPServer(routes: [:], responder: { _ in .ok("<rss/>") })
+    let worker = try ConnectionWorker(configuration: .forLoopbackTests)
+    defer { worker.stop() }
+    var first = TransferRequest(server, "/a")
+    first.proxy = "http://127.0.0.1:\(proxy.port)"
+    first.timeout = .seconds(1)
+    first.lowSpeedTime = .seconds(1)
+    // No limits of its own: a limit the first left behind would be the only one.
+    var second = TransferRequest(server, "/slow")
+    second.timeout = .zero
+    second.lowSpeedTime = .zero
+    for request in [first, second] {
+      let log = TransferLog()
+      worker.add(request, delegate: LoggingDelegate(log))
+      #expect(log.ended.wait(timeout: 10), "transfer did not end")
+      #expect(log.error == nil)
+    }
+    #expect(proxy.requests.count == 1)
+    #expect(server.requests.map(\.target) == ["/slow"])
+  }
+
   @Test(arguments: [
     ("https://a/x", "http://a/y", true), ("https://a/x", "HTTP://b/", true),
     ("https://a/x", " http://a/y", true), ("https://a/x", "/y", false),
