@@ -159,8 +159,11 @@ final class SourceGate: PullRecordSink {
       source: before.source, nextCheckAt: state.nextCheckAt, reason: state.nextCheckReason,
       hostHold: hostHold.map { PullEnd.HostHold(host: $0.host, until: $0.until) },
       gone: state.gone && end.status == 410)
+    // The outcome (two states) moved into the finished pull, not copied.
     run.ended(
-      FinishedPull(end: end, outcome: outcome, failure: taken.ledgerFailure, ended: ended))
+      FinishedPull(
+        end: end, outcome: consume outcome, failure: taken.ledgerFailure,
+        ended: consume ended))
   }
 }
 
@@ -177,7 +180,10 @@ final class FinishedPull: Sendable {
   /// What the scheduler learns of it.
   let ended: PullEnd
 
-  init(end: EndRecord, outcome: PullOutcome?, failure: StoreError?, ended: PullEnd) {
+  init(
+    end: consuming EndRecord, outcome: consuming PullOutcome?, failure: StoreError?,
+    ended: consuming PullEnd
+  ) {
     self.end = end
     self.outcome = outcome
     self.failure = failure
