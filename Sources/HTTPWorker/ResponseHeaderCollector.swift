@@ -1,3 +1,4 @@
+import FeedPullSupport
 import Foundation
 
 /// Collects the header lines curl reports for one transfer and keeps what the `end` record
@@ -176,25 +177,14 @@ private struct KnownFields {
   /// Notes the line at `index`, whose field name is `name`, if it is one of the fields.
   mutating func note(_ name: UnsafeRawBufferPointer, at index: Int) {
     switch name.count {
-    case 4 where Self.matches(name, "etag"): etag = index
-    case 7 where Self.matches(name, "expires"): expires = index
-    case 8 where Self.matches(name, "location"): location = index
-    case 11 where Self.matches(name, "retry-after"): retryAfter = index
-    case 12 where Self.matches(name, "content-type"): contentType = index
-    case 13 where Self.matches(name, "last-modified"): lastModified = index
-    case 13 where Self.matches(name, "cache-control"): cacheControl = index
+    case 4 where ASCIIWord.equalsIgnoringCase(name, "etag"): etag = index
+    case 7 where ASCIIWord.equalsIgnoringCase(name, "expires"): expires = index
+    case 8 where ASCIIWord.equalsIgnoringCase(name, "location"): location = index
+    case 11 where ASCIIWord.equalsIgnoringCase(name, "retry-after"): retryAfter = index
+    case 12 where ASCIIWord.equalsIgnoringCase(name, "content-type"): contentType = index
+    case 13 where ASCIIWord.equalsIgnoringCase(name, "last-modified"): lastModified = index
+    case 13 where ASCIIWord.equalsIgnoringCase(name, "cache-control"): cacheControl = index
     default: break
     }
-  }
-
-  /// Whether `name` is `lower` (lower-case ASCII, of the same length) without regard to case.
-  private static func matches(_ name: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
-    let want = UnsafeRawBufferPointer(start: lower.utf8Start, count: lower.utf8CodeUnitCount)
-    for index in 0..<want.count {
-      let byte = name[index]
-      let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-      guard folded == want[index] else { return false }
-    }
-    return true
   }
 }

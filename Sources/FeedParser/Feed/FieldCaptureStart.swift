@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// How a field element's text will be read, decided from its name and attributes when it
 /// starts: the MIME type it reports, whether children are markup to serialize (Atom `xhtml`,
 /// Atom 0.3 `mode="xml"`), and whether the text is base64.
@@ -63,8 +65,8 @@ extension FeedDocumentBuilder {
     switch attributes.trimmedBytes("type") {
     case .absent: return fallback
     case .plain(let bytes):
-      if ITunesReader.equalsIgnoringCase(bytes, "html") { return .html }
-      if ITunesReader.equalsIgnoringCase(bytes, "text") { return .plain }
+      if ASCIIWord.equalsIgnoringCase(bytes, "html") { return .html }
+      if ASCIIWord.equalsIgnoringCase(bytes, "text") { return .plain }
       return nil
     case .encoded: return nil
     }

@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// The elements of Apple's podcast namespace that a field names.
 enum ITunesElement: UInt8 {
   case owner, name, email, image, explicit, block, complete, type, newFeedURL, category
@@ -146,29 +148,21 @@ enum ITunesReader {
   /// yes/true/explicit and no/false/clean, in any case; nil for anything else.
   static func explicitValue(_ text: some Collection<UInt8>) -> Bool? {
     if let word = yesNo(text) { return word }
-    if equalsIgnoringCase(text, "true") || equalsIgnoringCase(text, "explicit") { return true }
-    if equalsIgnoringCase(text, "false") || equalsIgnoringCase(text, "clean") { return false }
+    if ASCIIWord.equalsIgnoringCase(text, "true") || ASCIIWord.equalsIgnoringCase(text, "explicit")
+    {
+      return true
+    }
+    if ASCIIWord.equalsIgnoringCase(text, "false") || ASCIIWord.equalsIgnoringCase(text, "clean") {
+      return false
+    }
     return nil
   }
 
   /// `block`, `complete` and `isClosedCaptioned` say yes or no, nothing else.
   static func yesNo(_ text: some Collection<UInt8>) -> Bool? {
-    if equalsIgnoringCase(text, "yes") { return true }
-    if equalsIgnoringCase(text, "no") { return false }
+    if ASCIIWord.equalsIgnoringCase(text, "yes") { return true }
+    if ASCIIWord.equalsIgnoringCase(text, "no") { return false }
     return nil
-  }
-
-  /// ASCII case-insensitive equality with a lower-case word, on UTF-8 bytes (no lowered copy:
-  /// these run on every episode of a podcast feed).
-  static func equalsIgnoringCase(_ bytes: some Collection<UInt8>, _ word: StaticString) -> Bool {
-    guard bytes.count == word.utf8CodeUnitCount else { return false }
-    var index = 0
-    for byte in bytes {
-      let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-      if lowered != word.utf8Start[index] { return false }
-      index += 1
-    }
-    return true
   }
 
   /// `HH:MM:SS`, `MM:SS` or seconds, each part of ASCII digits (a fraction of the last is

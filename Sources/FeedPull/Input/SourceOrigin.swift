@@ -54,8 +54,8 @@ enum SourceOrigin: Equatable {
   /// source more than its whole scheduling.
   private static func scheme(_ text: Substring) -> String? {
     // http and https, almost every source, are answered without making a string.
-    if isScheme(text, "http") { return "http" }
-    if isScheme(text, "https") { return "https" }
+    if ASCIIWord.equalsIgnoringCase(text.utf8, "http") { return "http" }
+    if ASCIIWord.equalsIgnoringCase(text.utf8, "https") { return "https" }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
     for byte in text.utf8 {
@@ -65,18 +65,6 @@ enum SourceOrigin: Equatable {
       bytes.append(letter ? lower : byte)
     }
     return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// Whether `text` is the scheme `lower` (lower-case letters), without regard to case.
-  private static func isScheme(_ text: Substring, _ lower: StaticString) -> Bool {
-    let bytes = text.utf8
-    guard bytes.count == lower.utf8CodeUnitCount else { return false }
-    var want = lower.utf8Start
-    for byte in bytes {
-      guard byte | 0x20 == want.pointee else { return false }
-      want += 1
-    }
-    return true
   }
 
   /// A digit, `+`, `-` or `.`: the bytes a scheme may hold after its first letter.
