@@ -130,9 +130,13 @@ final class DocumentPull {
     if digestsBody && parsed { end.bodyDigest = digest.value }
     end.elapsedMilliseconds = Int(
       (DocumentPull.monotonicNanoseconds() - startNanoseconds) / 1_000_000)
-    sink.receive(.end(end))
+    // Moved out, not read twice from the property: each read of a class's stored record
+    // copied it (a dozen reference counts each way).
+    var record = EndRecord(source: source)
+    swap(&record, &end)
+    sink.receive(.end(record))
     sink.flush()
-    onEnd(end)
+    onEnd(record)
   }
 
   /// Finishes the parse into the end record and releases the parser; returns the feeds an HTML

@@ -110,9 +110,9 @@ final class SourceGate: PullRecordSink {
   /// last time) and flushed, the new state worked out, and the end handed to the run. The end
   /// is a local of this function, not a variable a closure captures: each use of a captured
   /// one copied the whole record (five copies an end).
-  private func finish(_ received: EndRecord) {
+  private func finish(_ received: consuming EndRecord) {
     let now = run.clock.now
-    var end = received
+    var end = consume received
     end.source = planned.state.source
     let before = planned.state
     let sameBody =
@@ -136,16 +136,6 @@ final class SourceGate: PullRecordSink {
     // Taken apart once: each read of a field through the tuple copied the whole state.
     let (state, hostHold) = StateUpdate.after(
       end, pulled: planned, seen: seen, now: now, options: run.options)
-    var outcome: PullOutcome?
-    if taken.ledgerFailure == nil {
-      var recorded = PullOutcome(
-        state: state, seenItems: taken.seenItems, sawWholeFeed: end.ok && end.status == 200,
-        hostHold: hostHold, now: now)
-      recorded.retention = run.options.retention
-      // As claimed: the store writes only what this pull changed (a 304, its schedule).
-      recorded.before = before
-      outcome = recorded
-    }
     var fields = SubscriptionEndFields()
     fields.newItems = taken.newItems
     fields.updatedItems = taken.updatedItems
@@ -159,6 +149,15 @@ final class SourceGate: PullRecordSink {
       source: before.source, nextCheckAt: state.nextCheckAt, reason: state.nextCheckReason,
       hostHold: hostHold.map { PullEnd.HostHold(host: $0.host, until: $0.until) },
       gone: state.gone && end.status == 410)
+    // Built after the last reads of the new state, so that its use here is the last one.
+    // As claimed (`before`): the store writes only what this pull changed (a 304, its
+    // schedule).
+    let outcome: PullOutcome? =
+      taken.ledgerFailure == nil
+      ? PullOutcome(
+        state: state, seenItems: taken.seenItems, sawWholeFeed: end.ok && end.status == 200,
+        hostHold: hostHold, now: now, retention: run.options.retention, before: before)
+      : nil
     // The outcome (two states) moved into the finished pull, not copied.
     run.ended(
       FinishedPull(

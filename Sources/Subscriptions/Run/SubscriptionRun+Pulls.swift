@@ -177,8 +177,10 @@ extension SubscriptionRun {
         }
         notices(.recordFailed(error))
       }
-      sink.receive(.end(finished.end))
-      count(finished.end, pulled: true)
+      // Read once: each read of the finished pull's property copied the record.
+      let end = finished.end
+      sink.receive(.end(end))
+      count(end, pulled: true)
       state.withLock { _ = $0.batches.removeValue(forKey: finished.end.source) }
       ended.append(schedulerEnd)
     }

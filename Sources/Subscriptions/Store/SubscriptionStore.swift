@@ -80,15 +80,20 @@ public struct PullOutcome: Sendable {
   /// the whole state is written.
   public var before: SubscriptionState?
 
-  /// The end of a pull at `now` that leaves `state` and saw `seenItems`.
+  /// The end of a pull at `now` that leaves `state` and saw `seenItems`; `retention` and
+  /// `before` as their properties say. Taken here rather than set afterwards, so that a
+  /// caller's states move in instead of being copied into a value built and then copied out.
   public init(
-    state: SubscriptionState, seenItems: [RememberedItem], sawWholeFeed: Bool,
-    hostHold: (host: String, until: Duration)?, now: Duration
+    state: consuming SubscriptionState, seenItems: [RememberedItem], sawWholeFeed: Bool,
+    hostHold: (host: String, until: Duration)?, now: Duration,
+    retention: RetentionRule = RetentionRule(), before: consuming SubscriptionState? = nil
   ) {
     self.state = state
     self.seenItems = seenItems
     self.sawWholeFeed = sawWholeFeed
     self.hostHold = hostHold
     self.now = now
+    self.retention = retention
+    self.before = before
   }
 }
