@@ -19,6 +19,8 @@ final class DocumentPull {
   private let html: HTMLMode
   let startNanoseconds: Int64
   private var parser: FeedDocumentParser?
+  /// The end record being filled in (status, URL, parse results). `complete` hands it on and
+  /// leaves a blank one here: read it before then (discovery reads the page's final URL).
   private(set) var end: EndRecord
   private var ended = false
   /// Redirects followed to reach the document, which a discovered feed's transfer may not

@@ -181,7 +181,7 @@ extension SubscriptionRun {
       let end = finished.end
       sink.receive(.end(end))
       count(end, pulled: true)
-      state.withLock { _ = $0.batches.removeValue(forKey: finished.end.source) }
+      state.withLock { _ = $0.batches.removeValue(forKey: end.source) }
       ended.append(schedulerEnd)
     }
     sink.flush()
