@@ -103,25 +103,33 @@ public final class FeedPuller: Sendable {
     _ sources: [PullSource], into sink: any PullRecordSink, keeping: EndRecordRetention,
     endRunner: (any BodilessEndRunner)?, completion: @escaping @Sendable ([EndRecord]) -> Void
   ) -> PullBatch {
-    start(sources, into: sink, endRunner: endRunner) { count in
-      CompletionTracker(count: count, retention: keeping, completion: completion)
+    var seen = Set<String>()
+    let unique = sources.count < 2 ? sources : sources.filter { seen.insert($0.source).inserted }
+    let tracker = CompletionTracker(
+      count: unique.count, retention: keeping, completion: completion)
+    let batch = PullBatch(worker: worker)
+    if unique.isEmpty { tracker.finishIfEmpty() }
+    // One closure for the whole batch, not one a source.
+    let onEnd: @Sendable (EndRecord) -> Void = { [self] end in
+      running.subtract(1, ordering: .releasing)
+      tracker.ended(end)
     }
+    for source in unique {
+      start(source, into: sink, batch: batch, endRunner: endRunner, onEnd: onEnd)
+    }
+    return batch
   }
 
-  private func start(
-    _ sources: [PullSource], into sink: any PullRecordSink,
-    endRunner: (any BodilessEndRunner)? = nil,
-    tracker makeTracker: (Int) -> CompletionTracker
+  /// One source whose `end` its caller takes from the sink, as a subscription run does: it
+  /// starts its sources one at a time and wants no completion, so no tracker is made for it
+  /// (a tracker, its lock and their closures were four of a 304's allocations). The batch
+  /// cancels the source, the feed a page of it leads to included.
+  package func start(
+    _ source: PullSource, into sink: any PullRecordSink, endRunner: (any BodilessEndRunner)?
   ) -> PullBatch {
-    var seen = Set<String>()
-    // One source (a subscription run starts them one at a time) needs no set.
-    let unique = sources.count < 2 ? sources : sources.filter { seen.insert($0.source).inserted }
-    let tracker = makeTracker(unique.count)
-    let worker = worker
-    let batch = PullBatch { worker.cancel($0) }
-    if unique.isEmpty { tracker.finishIfEmpty() }
-    for source in unique {
-      start(source, into: sink, batch: batch, tracker: tracker, endRunner: endRunner)
+    let batch = PullBatch(worker: worker)
+    start(source, into: sink, batch: batch, endRunner: endRunner) { [self] _ in
+      running.subtract(1, ordering: .releasing)
     }
     return batch
   }
@@ -159,16 +167,13 @@ public final class FeedPuller: Sendable {
     return ends.withLock { $0 }
   }
 
+  /// Starts one source; `onEnd` takes its `end` and must count it off `running`.
   private func start(
     _ source: PullSource, into sink: any PullRecordSink, batch: PullBatch,
-    tracker: CompletionTracker, endRunner: (any BodilessEndRunner)?
+    endRunner: (any BodilessEndRunner)?, onEnd: @escaping @Sendable (EndRecord) -> Void
   ) {
     let location = SourceOrigin(source.source)
     running.add(1, ordering: .releasing)
-    let onEnd: @Sendable (EndRecord) -> Void = { [self] end in
-      running.subtract(1, ordering: .releasing)
-      tracker.ended(end)
-    }
     switch location {
     case .http(let url):
       let request = transferRequest(for: source, url: url)

@@ -42,9 +42,7 @@ extension SubscriptionRun {
 
   private func launch(_ gate: SourceGate) {
     let source = gate.planned.state.source
-    let batch = puller.start(
-      [gate.pullSource], into: gate, keeping: .failedOnly, endRunner: self
-    ) { _ in }
+    let batch = puller.start(gate.pullSource, into: gate, endRunner: self)
     let cancelling = state.withLock { state in
       state.batches[source] = batch
       return state.cancelling
