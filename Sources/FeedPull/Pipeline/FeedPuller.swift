@@ -104,6 +104,7 @@ public final class FeedPuller: Sendable {
     endRunner: (any BodilessEndRunner)?, completion: @escaping @Sendable ([EndRecord]) -> Void
   ) -> PullBatch {
     var seen = Set<String>()
+    // A single source needs no set.
     let unique = sources.count < 2 ? sources : sources.filter { seen.insert($0.source).inserted }
     let tracker = CompletionTracker(
       count: unique.count, retention: keeping, completion: completion)
