@@ -70,7 +70,12 @@ final class ServerCore: Sendable {
   private struct State {
     var requests: [RecordedRequest] = []
     var marks: [String: Double] = [:]
+    /// Open connections' descriptors. Closed only with the state locked (and taken out of
+    /// here first), so that `stop` never shuts down a number that another test's socket has
+    /// taken meanwhile.
     var clients: Set<Int32> = []
+    /// False once the accept loop closed the listening socket (with the state locked).
+    var listening = true
     var connections = 0
     var activeResponses = 0
     var peakResponses = 0
@@ -126,17 +131,18 @@ final class ServerCore: Sendable {
   func mark(_ name: String) -> Double? { state.withLock { $0.marks[name] } }
 
   func stop() {
-    let clients: Set<Int32>? = state.withLock { state in
-      guard !state.stopped else { return nil }
+    // shutdown, not close: the owning threads close their own fds. With the state locked,
+    // because they close them with it locked: a number shut down here is still theirs. (It was
+    // shut down after the lock was let go once, and a connection that closed meanwhile let
+    // another test's new socket take its number, and lose its connection to this shutdown.)
+    let stopping = state.withLock { state in
+      guard !state.stopped else { return false }
       state.stopped = true
-      return state.clients
+      if state.listening { shutdown(listener, Int32(SHUT_RDWR)) }
+      for fd in state.clients { shutdown(fd, Int32(SHUT_RDWR)) }
+      return true
     }
-    guard let clients else { return }
-    stopLatch.signal()
-    // shutdown, not close: the owning threads close their own fds, so no number is reused
-    // while another thread still holds it.
-    shutdown(listener, Int32(SHUT_RDWR))
-    for fd in clients { shutdown(fd, Int32(SHUT_RDWR)) }
+    if stopping { stopLatch.signal() }
   }
 
   private var isStopped: Bool { state.withLock { $0.stopped } }
@@ -160,13 +166,18 @@ final class ServerCore: Sendable {
       }
       let thread = Thread { [self] in
         serve(ClientConnection(fd: fd))
-        state.withLock { _ = $0.clients.remove(fd) }
-        close(fd)
+        state.withLock { state in
+          state.clients.remove(fd)
+          close(fd)
+        }
       }
       thread.name = "loopback-http-connection"
       thread.start()
     }
-    close(listener)
+    state.withLock { state in
+      state.listening = false
+      close(listener)
+    }
   }
 
   /// Answers requests on one connection until either side closes it.
