@@ -24,8 +24,7 @@ import Testing
         var exchanges = 0
         while stopping.load(ordering: .acquiring) > 0 || exchanges == 0 {
           exchanges += 1
-          let fd = Self.connect(to: bystander.port)
-          guard fd >= 0 else {
+          guard let fd = LoopbackSocket.connect(to: bystander.port) else {
             failures.withLock { $0.append("cannot connect: errno \(errno)") }
             continue
           }
@@ -42,8 +41,7 @@ import Testing
         for _ in 0..<4_000 {
           guard let server = try? LoopbackHTTPServer(routes: ["/x": HTTPScript.ok("stopped!")])
           else { continue }
-          let fd = Self.connect(to: server.port)
-          if fd >= 0 {
+          if let fd = LoopbackSocket.connect(to: server.port) {
             _ = Self.exchange(on: fd)
             close(fd)
           }
@@ -56,26 +54,6 @@ import Testing
     #expect(finished.wait(for: 4, timeout: 300))
     let seen = failures.withLock { $0 }
     #expect(seen.isEmpty, "\(seen)")
-  }
-
-  /// A connected socket to 127.0.0.1:`port`, or -1.
-  static func connect(to port: UInt16) -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return -1 }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = port.bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
-    guard connected else {
-      close(fd)
-      return -1
-    }
-    return fd
   }
 
   /// Sends one GET and reads until the body's closing "!"; nil when it all came, else what went

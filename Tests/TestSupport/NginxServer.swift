@@ -165,18 +165,10 @@ public final class NginxServer: Sendable {
     let deadline = Date(timeIntervalSinceNow: timeout)
     let latch = EventLatch()
     while Date() < deadline && process.isRunning {
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      address.sin_port = port.bigEndian
-      let connected = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
+      if let fd = LoopbackSocket.connect(to: port) {
+        close(fd)
+        return true
       }
-      close(fd)
-      if connected { return true }
       // Not a sleep as synchronisation: a bounded pause between connection attempts, which
       // nginx gives no other signal for.
       latch.wait(for: 1, timeout: 0.02)
