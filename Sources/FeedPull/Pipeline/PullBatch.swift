@@ -14,17 +14,13 @@ public final class PullBatch: Sendable {
     self.worker = worker
   }
 
-  private func cancelTransfer(_ id: TransferID) {
-    worker.cancel(id)
-  }
-
   /// Cancels every source of the batch. Safe from any thread, and more than once.
   public func cancel() {
     let transfers = state.withLock { state in
       state.cancelled = true
       return state.transfers
     }
-    transfers.forEach(cancelTransfer)
+    transfers.forEach(worker.cancel)
   }
 
   /// True once `cancel()` was called.
@@ -36,6 +32,6 @@ public final class PullBatch: Sendable {
       state.transfers.append(id)
       return state.cancelled
     }
-    if cancelled { cancelTransfer(id) }
+    if cancelled { worker.cancel(id) }
   }
 }
