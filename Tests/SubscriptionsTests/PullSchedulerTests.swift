@@ -54,10 +54,13 @@ import Testing
     .pullEnded(PullEnd(source: source, nextCheckAt: moment(next), reason: reason, gone: false))
   }
 
-  static func pass(slots: Int = 2, onlyDue: Bool = false) -> PullScheduler.Configuration {
+  static func pass(slots: Int = 2, onlyDue: Bool = false, claimAtLeast: Int = 1)
+    -> PullScheduler.Configuration
+  {
     var configuration = PullScheduler.Configuration()
     configuration.slots = slots
     configuration.onlyDue = onlyDue
+    configuration.claimAtLeast = claimAtLeast
     return configuration
   }
 
@@ -67,8 +70,10 @@ import Testing
     return configuration
   }
 
-  static func everyDue(slots: Int = 1, watch: Bool = false) -> PullScheduler.Configuration {
-    var configuration = pass(slots: slots)
+  static func everyDue(slots: Int = 1, watch: Bool = false, claimAtLeast: Int = 1)
+    -> PullScheduler.Configuration
+  {
+    var configuration = pass(slots: slots, claimAtLeast: claimAtLeast)
     configuration.named = false
     configuration.watch = watch
     return configuration
@@ -130,6 +135,36 @@ import Testing
         at(1, ended("c"), ["start g"]),
         at(1, ended("d"), ["start h", "claim i,j all limit 4"]),
         at(1, granted("i", "j"), []),
+      ]),
+    Case(
+      name: "claims of at least claimAtLeast: the window is twice that, refilled at half",
+      configuration: pass(slots: 2, claimAtLeast: 4),
+      names: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"],
+      steps: [
+        at(0, .start, ["claim a,b,c,d,e,f,g,h all limit 8"]),
+        at(
+          0, granted("a", "b", "c", "d", "e", "f", "g", "h"),
+          ["start a", "start b", "wake +20s"]),
+        at(1, ended("a"), ["start c"]),
+        at(1, ended("b"), ["start d"]),
+        at(1, ended("c"), ["start e"]),
+        // Four of the eight free: half the window, a claim of four (not of the two slots).
+        at(1, ended("d"), ["start f", "claim i,j,k,l all limit 4"]),
+        at(1, granted("i", "j", "k", "l"), []),
+        at(2, ended("e"), ["start g"]),
+      ]),
+    Case(
+      name: "every due source: claims of at least claimAtLeast, as the window frees by half",
+      configuration: everyDue(slots: 1, claimAtLeast: 2),
+      steps: [
+        at(0, .start, ["claimDue 4"]),
+        at(0, granted("a", "b", "c", "d"), ["start a", "wake +20s"]),
+        at(1, ended("a"), ["start b"]),
+        // Two of the four free: a claim of two, though one slot is the most that frees at once.
+        at(2, ended("b"), ["start c", "claimDue 2"]),
+        at(2, .claimed([], holds: [:]), []),
+        at(3, ended("c"), ["start d"]),
+        at(4, ended("d"), ["wake none", "finish"]),
       ]),
     Case(
       name: "every due source: claimed as slots free until the store has none left",

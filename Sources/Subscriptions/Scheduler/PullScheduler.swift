@@ -18,9 +18,10 @@ import FeedPull
 ///   watch then sleeps until the store's next claimable moment.
 ///
 /// Rules that hold in every configuration: never more than `slots` pulls at once and never more
-/// than as many again claimed and waiting, so a claim takes sources a few at a time and several
-/// processes share a pass; a source that is gone (410) or whose host asked to wait (Retry-After,
-/// also one received during this run) is not requested (unless `force`) but postponed; leases
+/// than as many again claimed and waiting (or `2 × claimAtLeast` held in all, when that is
+/// more), so a claim takes sources a few at a time and several processes share a pass; a
+/// source that is gone (410) or whose host asked to wait (Retry-After, also one received
+/// during this run) is not requested (unless `force`) but postponed; leases
 /// held are renewed every third of their length; a store that fails is asked again after a
 /// pause that doubles up to 5 s, while what is in flight finishes, and a pass gives up after
 /// `storeGiveUp`.
@@ -39,6 +40,11 @@ struct PullScheduler: Sendable {
     var slots = 8
     /// Names looked at per claim, at most.
     var claimBatch = 1024
+    /// Sources granted per claim at least, when there are that many to claim: the window (pulls
+    /// and claimed sources waiting) is at least twice this, refilled once half of it is free.
+    /// A claim is a write transaction of the store, whose cost (the pages of its indexes it
+    /// rewrites) grows with the transactions more than with the sources in each.
+    var claimAtLeast = 1
     /// A source is pulled without validators when its last such pull is this old.
     var unconditionalEvery: Duration = .seconds(86_400)
     /// How far a gone source is postponed.
@@ -120,23 +126,26 @@ struct PullScheduler: Sendable {
     var configuration = configuration
     configuration.slots = max(1, configuration.slots)
     configuration.claimBatch = max(1, configuration.claimBatch)
+    configuration.claimAtLeast = max(1, configuration.claimAtLeast)
     if configuration.watch { configuration.onlyDue = true }
     self.configuration = configuration
     self.names = names
-    claimSize = min(2 * configuration.slots, configuration.claimBatch)
+    window = max(2 * configuration.slots, 2 * configuration.claimAtLeast)
+    claimSize = min(window, configuration.claimBatch)
     marks = Array(repeating: 0, count: names.count)
     if configuration.named { schedule.setAllDue(names.count) }
   }
 
-  /// Sources pulled at once, and as many again claimed and waiting.
-  private var window: Int { 2 * configuration.slots }
+  /// Sources held at once: pulled, and claimed and waiting (as many again as the slots, or
+  /// more for `claimAtLeast`).
+  private let window: Int
 
   /// Whether to claim more now. Claimed a slot's worth at a time, a claim (one write
   /// transaction) per source would be most of what a source costs the store: the window is
   /// refilled once half of it is free, or when nothing waits.
   private var roomToClaim: Bool {
     let want = window - readyCount - inFlightCount
-    return want > 0 && (want >= configuration.slots || readyCount == 0) && !heldByConsumer
+    return want > 0 && (want >= window / 2 || readyCount == 0) && !heldByConsumer
   }
   private var readyCount: Int { ready.count - readyHead }
   /// Leases held by this run: claimed and waiting, or in flight.
