@@ -51,7 +51,7 @@ public final class SubscriptionRun: Sendable {
     /// up to twice this (or twice the pulls at once, when more). A claim is one write
     /// transaction, and in a shared SQLite file each rewrites whole pages of the indexes: with
     /// claims of a slot's worth (8 sources at the default `-j`), a first pull of 1,000 sources
-    /// wrote 5.9 times the state it left to the log, with 32 a claim 3.2 times. Lower it to
+    /// wrote 5.9 times the state it left to the log, with 32 a claim 3.4 times. Lower it to
     /// spread a short pass more evenly over many workers; raise it for fewer transactions.
     public var claimAtLeast = 32
     /// The time the schedule runs on (the system's; a test sets another).
