@@ -521,6 +521,51 @@ import Testing
     }
   }
 
+  /// A long pass whose claims come before the waiting sources run out (claims of 32, eight
+  /// slots): every source starts once, and the scheduler keeps fewer than two windows of
+  /// states, not every state it was granted (it kept all 2,000 here before it compacted).
+  @Test func aLongPassKeepsAWindowOfStatesNotThePass() {
+    let names = (0..<2_000).map { "http://s\($0).example/feed" }
+    var scheduler = PullScheduler(
+      Self.pass(slots: 8, claimAtLeast: 32), names: SourceList(names))
+    var started: [String] = []
+    var ending: [String] = []
+    var finished = false
+    var mostKept = 0
+    var step = 0
+    var event = SchedulerEvent.start
+    while !finished, step < 100_000 {
+      step += 1
+      let time = SchedulerTime(clock: Self.moment(0), elapsed: .milliseconds(step))
+      var answers: [SchedulerEvent] = []
+      for action in scheduler.handle(event, at: time) {
+        switch action {
+        case .claim(let asked, _, let limit):
+          answers.append(.claimed(asked.prefix(limit).map { .granted(Self.state($0)) }, holds: [:]))
+        case .start(let planned):
+          started.append(planned.state.source)
+          ending.append(planned.state.source)
+        case .finish:
+          finished = true
+        default:
+          break
+        }
+      }
+      mostKept = max(mostKept, scheduler.statesKept)
+      if let answer = answers.first {
+        event = answer
+      } else if !ending.isEmpty {
+        event = Self.ended(ending.removeFirst())
+      } else {
+        break
+      }
+    }
+    #expect(finished)
+    #expect(started.count == names.count)
+    #expect(Set(started).count == names.count)
+    #expect(mostKept < 128, "states kept at most: \(mostKept)")
+  }
+
   /// An action as a row writes it: moments on the schedule's clock as `@seconds` since the
   /// row's start, pauses on the elapsed time as `+seconds`.
   static func describe(_ action: SchedulerAction, elapsed: Duration) -> String {

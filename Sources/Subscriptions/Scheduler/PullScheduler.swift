@@ -148,6 +148,9 @@ struct PullScheduler: Sendable {
     return want > 0 && (want >= window / 2 || readyCount == 0) && !heldByConsumer
   }
   private var readyCount: Int { ready.count - readyHead }
+  /// States the queue of claimed sources keeps, those already started included until it is
+  /// compacted: fewer than two windows, however long the pass.
+  var statesKept: Int { ready.count }
   /// Leases held by this run: claimed and waiting, or in flight.
   private var leasesHeld: Int { readyCount + inFlightCount + recordingCount }
   /// Pulls started and not yet recorded: nothing ends a run while one is left.
@@ -505,6 +508,12 @@ struct PullScheduler: Sendable {
     }
     if readyHead == ready.count {
       ready.removeAll(keepingCapacity: true)
+      readyHead = 0
+    } else if readyHead >= window {
+      // Refilled before it ran dry (a claim comes once half the window is free), the queue
+      // would keep every state it ever held: 34 MiB over a pass of 100,000 sources. Fewer than
+      // a window wait, so this moves at most a window's states once a window has started.
+      ready.removeSubrange(..<readyHead)
       readyHead = 0
     }
   }
