@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// Which waiting transfer may start next: the worker's admission rules as a value with no
 /// sockets, clocks or curl in it, so that they can be tested as a table.
 ///
@@ -33,23 +35,8 @@ struct TransferAdmission<ID: Hashable & Sendable>: Sendable {
     case idle
   }
 
-  private struct HostQueue {
-    var entries: [(sequence: UInt64, id: ID)] = []
-    var head = 0
-    var isEmpty: Bool { head == entries.count }
-    var first: (sequence: UInt64, id: ID) { entries[head] }
-
-    mutating func popFirst() {
-      head += 1
-      if head == entries.count {
-        entries.removeAll(keepingCapacity: true)
-        head = 0
-      } else if head > 64, head * 2 > entries.count {
-        entries.removeFirst(head)
-        head = 0
-      }
-    }
-  }
+  /// A host's waiting transfers, with the sequence each was enqueued at.
+  private typealias HostQueue = FirstInQueue<(sequence: UInt64, id: ID)>
 
   let limits: Limits
   private var nextSequence: UInt64 = 0
@@ -75,18 +62,16 @@ struct TransferAdmission<ID: Hashable & Sendable>: Sendable {
     if queues[host]?.isEmpty ?? true {
       insertInOrder(sequence, host)
     }
-    queues[host, default: HostQueue()].entries.append((sequence, id))
+    queues[host, default: HostQueue()].append((sequence, id))
     waiting += 1
   }
 
   /// A waiting transfer is cancelled before it started; false when it was not waiting.
   mutating func withdraw(_ id: ID, host: String) -> Bool {
-    guard var queue = queues[host],
-      let index = queue.entries[queue.head...].firstIndex(where: { $0.id == id })
+    guard var queue = queues[host], let oldFirst = queue.first?.sequence,
+      let place = queue.remove(where: { $0.id == id })
     else { return false }
-    let wasFirst = index == queue.head
-    let oldFirst = queue.first.sequence
-    queue.entries.remove(at: index)
+    let wasFirst = place == 0
     waiting -= 1
     if queue.isEmpty {
       queues[host] = nil
@@ -94,9 +79,9 @@ struct TransferAdmission<ID: Hashable & Sendable>: Sendable {
       return true
     }
     queues[host] = queue
-    if wasFirst {
+    if wasFirst, let next = queue.first {
       removeFromOrder(oldFirst)
-      insertInOrder(queue.first.sequence, host)
+      insertInOrder(next.sequence, host)
     }
     return true
   }
@@ -129,15 +114,15 @@ struct TransferAdmission<ID: Hashable & Sendable>: Sendable {
   }
 
   private mutating func start(at position: Int, host: String, now: Duration) -> Decision {
-    guard var queue = queues[host] else { preconditionFailure("a host in order has no queue") }
-    let id = queue.first.id
-    queue.popFirst()
+    guard var queue = queues[host], let id = queue.popFirst()?.id else {
+      preconditionFailure("a host in order has no queue")
+    }
     order.remove(at: position)
-    if queue.isEmpty {
-      queues[host] = nil
-    } else {
+    if let next = queue.first {
       queues[host] = queue
-      insertInOrder(queue.first.sequence, host)
+      insertInOrder(next.sequence, host)
+    } else {
+      queues[host] = nil
     }
     waiting -= 1
     running += 1

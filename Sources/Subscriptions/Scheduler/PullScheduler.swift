@@ -1,4 +1,5 @@
 import FeedPull
+import FeedPullSupport
 
 /// The one scheduler of every way feedpull pulls subscriptions, as a pure state machine: events
 /// in (`handle`: the time, a claim answered, a pull ended, the store lost, the list reloaded,
@@ -87,8 +88,8 @@ struct PullScheduler: Sendable {
   /// 5% of a million-name pass; the sets of pulls in flight and being recorded, five hashes of a
   /// name a pull).
   private var marks: [UInt8]
-  private var ready: [SubscriptionState] = []
-  private var readyHead = 0
+  /// Claimed and waiting for a slot.
+  private var ready = FirstInQueue<SubscriptionState>()
   /// Sources pulled now: how many, and by name those not in the list (every due source of the
   /// store, or a source a watch's new list dropped while it was pulled); listed ones are marked.
   private var inFlightCount = 0
@@ -147,10 +148,10 @@ struct PullScheduler: Sendable {
     let want = window - readyCount - inFlightCount
     return want > 0 && (want >= window / 2 || readyCount == 0) && !heldByConsumer
   }
-  private var readyCount: Int { ready.count - readyHead }
-  /// States the queue of claimed sources keeps, those already started included until it is
-  /// compacted: fewer than two windows, however long the pass.
-  var statesKept: Int { ready.count }
+  private var readyCount: Int { ready.count }
+  /// States the queue of claimed sources keeps, those already started included until it lets
+  /// them go: fewer than two windows, however long the pass.
+  var statesKept: Int { ready.stored }
   /// Leases held by this run: claimed and waiting, or in flight.
   private var leasesHeld: Int { readyCount + inFlightCount + recordingCount }
   /// Pulls started and not yet recorded: nothing ends a run while one is left.
@@ -191,7 +192,7 @@ struct PullScheduler: Sendable {
       storeCheckAt = min(moment.map { max($0, now) } ?? latest, latest)
     case .startRefused(let state):
       _ = leave(state.source, Self.pullingMark)
-      ready.insert(state, at: readyHead)
+      ready.putBack(state)
       heldByConsumer = true
     case .resumed:
       heldByConsumer = false
@@ -403,11 +404,10 @@ struct PullScheduler: Sendable {
       }
     }
     // Claimed and waiting, but no longer listed: given back.
-    let waiting = ready[readyHead...]
+    let waiting = ready.waiting
     let dropped = waiting.filter { !listed.contains($0.source) }.map(\.source)
     if !dropped.isEmpty {
-      ready = waiting.filter { listed.contains($0.source) }
-      readyHead = 0
+      ready = FirstInQueue(waiting.filter { listed.contains($0.source) })
       actions.append(.release(dropped))
     }
     let removed = names.count - kept
@@ -428,9 +428,8 @@ struct PullScheduler: Sendable {
     guard phase == .running || phase == .idle else { return }
     phase = .stopping
     actions.append(.cancelPulls)
-    let waiting = ready[readyHead...].map(\.source)
-    ready = []
-    readyHead = 0
+    let waiting = ready.waiting.map(\.source)
+    ready.removeAll()
     if !waiting.isEmpty {
       actions.append(.release(waiting))
       if !silent && !configuration.watch {
@@ -490,9 +489,7 @@ struct PullScheduler: Sendable {
   }
 
   private mutating func startReady(now: Duration, _ actions: inout [SchedulerAction]) {
-    while inFlightCount < configuration.slots, !heldByConsumer, readyHead < ready.count {
-      let state = ready[readyHead]
-      readyHead += 1
+    while inFlightCount < configuration.slots, !heldByConsumer, let state = ready.popFirst() {
       // A hold that arrived while it waited (a Retry-After of this run) still defers it.
       if let deferral = deferral(of: state, now: now) {
         postpone(deferral, id: names.index(of: state.source), now: now, &actions)
@@ -505,16 +502,6 @@ struct PullScheduler: Sendable {
         .start(
           PlannedPull(state: state, unconditional: now - last >= configuration.unconditionalEvery)
         ))
-    }
-    if readyHead == ready.count {
-      ready.removeAll(keepingCapacity: true)
-      readyHead = 0
-    } else if readyHead >= window {
-      // Refilled before it ran dry (a claim comes once half the window is free), the queue
-      // would keep every state it ever held: 34 MiB over a pass of 100,000 sources. Fewer than
-      // a window wait, so this moves at most a window's states once a window has started.
-      ready.removeSubrange(..<readyHead)
-      readyHead = 0
     }
   }
 
@@ -569,7 +556,7 @@ struct PullScheduler: Sendable {
     if at <= now {
       actions.append(
         .renewLeases(
-          ready[readyHead...].map(\.source) + busyNames(Self.pullingMark).sorted()
+          ready.waiting.map(\.source) + busyNames(Self.pullingMark).sorted()
             + busyNames(Self.recordingMark).sorted()))
       renewAt = now + period
     }
