@@ -25,7 +25,12 @@ struct SharedStateFactory: Sendable, CustomStringConvertible {
     leaseEnd: { path, source in
       let connection = try SQLiteConnection(path: path, readOnly: true, busyMilliseconds: 1000)
       var end = 0.0
-      try connection.run("SELECT lease_until FROM sources WHERE source = ?", [.text(source)]) {
+      try connection.run(
+        """
+        SELECT max(lease_until) FROM claims, json_each(claims.sources) AS j
+        WHERE j.value = (SELECT id FROM sources WHERE source = ?)
+        """, [.text(source)]
+      ) {
         row in end = Double(row.integer(0)) / 1000
       }
       return end

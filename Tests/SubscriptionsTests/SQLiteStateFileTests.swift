@@ -174,6 +174,41 @@ import Testing
     #expect(try SQLiteSchema.version(connection) == SQLiteSchema.currentVersion)
   }
 
+  /// A file of schema version 2 kept its leases on the sources' rows; version 3 moves them to a
+  /// table of their own. A live lease of another process must still hold after the upgrade
+  /// (a cron run upgrading the file while an older watch pulls from it), a lapsed one not.
+  @Test func aFileOfVersionTwoKeepsItsLeasesInTheirOwnTable() throws {
+    let path = TemporaryState.path()
+    _ = FileManager.default.createFile(atPath: path, contents: Data())
+    let connection = try SQLiteConnection(path: path, busyMilliseconds: 1000)
+    try connection.execute(SQLiteSchema.migrations[0])
+    try connection.execute(SQLiteSchema.migrations[1])
+    let clock = SQLiteSubscriptionStore.leaseClock()
+    try connection.execute(
+      """
+      INSERT INTO sources(source, next_check_at, lease_until, lease_owner)
+        VALUES('held', 0, \(clock + 600_000), 'elsewhere:1:1'),
+              ('lapsed', 0, \(clock - 1_000), 'elsewhere:1:1'),
+              ('free', 0, NULL, NULL);
+      PRAGMA user_version = 2;
+      """)
+    let store = try SQLiteSubscriptionStore(path: path)
+    #expect(try SQLiteSchema.version(connection) == SQLiteSchema.currentVersion)
+    let now = Duration.seconds(1_796_126_400)
+    let answers = try store.claim(
+      ["held", "lapsed", "free"], at: now, dueOnly: false, grantLimit: 3)
+    #expect(answers.count == 3)
+    guard answers.count == 3 else { return }
+    if case .leased(let until) = answers[0] {
+      #expect(until > now + .seconds(590) && until <= now + .seconds(600))
+    } else {
+      Issue.record("the live lease did not survive the upgrade: \(answers[0])")
+    }
+    #expect(answers[1] == .granted(SubscriptionState(source: "lapsed")))
+    #expect(answers[2] == .granted(SubscriptionState(source: "free")))
+    #expect(try store.integrityCheck() == "ok")
+  }
+
   @Test func readingOnlyReadsAnOlderFileThroughACopyAndLeavesItAsItWas() throws {
     let path = try Self.versionOneFile()
     var options = SQLiteSubscriptionStore.Options()

@@ -16,7 +16,7 @@ enum SharedState {
   static func waitForLeasesToExpire(_ path: String) throws {
     let connection = try SQLiteConnection(path: path, readOnly: true, busyMilliseconds: 5000)
     var latest: Int64 = 0
-    try connection.run("SELECT coalesce(max(lease_until), 0) FROM sources") { row in
+    try connection.run("SELECT coalesce(max(lease_until), 0) FROM claims") { row in
       latest = row.integer(0)
     }
     let now = Date().timeIntervalSince1970 * 1000

@@ -2,9 +2,12 @@
 /// database from version n to n + 1; a new version appends a step, never edits one.
 ///
 /// - `sources`: one row per source, its state in columns (`StateColumns`), `next_check_at` with
-///   an index so `--due` reads only the due rows, and the lease (`lease_until`, milliseconds
-///   since 1970 on this machine's clock; `lease_owner`) that keeps one process the only one
-///   pulling a source.
+///   an index so `--due` reads only the due rows.
+/// - `claims`: the sources some process is pulling, a row per claim (a JSON array of the
+///   sources' row ids, `lease_until` in milliseconds since 1970 on this machine's clock,
+///   `lease_owner`): what keeps one process the only one pulling a source. A claim writes one
+///   small row, not the rows of the sources it takes; the ends that follow shrink it, a batch of
+///   ends a statement, and the last one deletes it (`HeldClaims`).
 /// - `items`: remembered items by (source, key), hashes only: ~60 bytes a row.
 /// - `hosts`: a host's Retry-After hold.
 enum SQLiteSchema {
@@ -66,6 +69,20 @@ enum SQLiteSchema {
       new_item_times = (SELECT group_concat(value, ',') FROM json_each(state, '$.newItemTimes'))
     WHERE state IS NOT NULL;
     ALTER TABLE sources DROP COLUMN state;
+    """,
+    // 3: leases as claims, a row for each (a claim and the ends it leads to no longer rewrite
+    // the same pages of `sources` in two transactions).
+    """
+    CREATE TABLE claims(
+      id INTEGER PRIMARY KEY,
+      lease_owner TEXT NOT NULL,
+      lease_until INTEGER NOT NULL,
+      sources TEXT NOT NULL);
+    INSERT INTO claims(lease_owner, lease_until, sources)
+      SELECT lease_owner, lease_until, json_array(id) FROM sources
+      WHERE lease_until IS NOT NULL AND lease_owner IS NOT NULL;
+    ALTER TABLE sources DROP COLUMN lease_until;
+    ALTER TABLE sources DROP COLUMN lease_owner;
     """,
   ]
 

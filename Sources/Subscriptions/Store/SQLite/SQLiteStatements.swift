@@ -17,33 +17,35 @@ struct SQLiteStatements {
   let expire: SQLiteStatement
   let hold: SQLiteStatement
   let insertLeased: SQLiteStatement
-  /// A claim's look at a batch of sources (a JSON array) for those free (and due, when
-  /// asked), with their places in the array, ids and states (a join, not `IN`: no temporary
-  /// index of the names, and the caller places each row without hashing its name);
-  /// `leaseMany` then leases them. Two statements rather
-  /// than one UPDATE … RETURNING, which makes SQLite build a temporary table of the rows.
+  /// A claim's look at a batch of sources (a JSON array) for those due (when asked), with
+  /// their places in the array, ids and states (a join, not `IN`: no temporary index of the
+  /// names, and the caller places each row without hashing its name); the caller leaves out
+  /// those another process's claim holds (`ForeignClaims`).
   let freeMany: SQLiteStatement
-  /// A claim's look at a batch of sources (a JSON array): their schedules and leases, by their
+  /// A claim's look at a batch of sources (a JSON array): their ids and schedules, by their
   /// place in the array.
   let probeMany: SQLiteStatement
-  /// Leases a batch of rows (a JSON array of their ids) in one statement: a statement per
-  /// source cost SQLite about 2 k instructions of its own (preparing, halting, resetting) over
-  /// the row it changes.
-  let leaseMany: SQLiteStatement
+  /// The live claims of processes other than one (`ForeignClaims`; a null owner: of all).
+  let foreignClaims: SQLiteStatement
+  /// Deletes the claims whose leases ran out (their holders died or stalled).
+  let expireClaims: SQLiteStatement
+  /// Writes a claim: its owner, the end of its lease, its sources' row ids (a JSON array).
+  let insertClaim: SQLiteStatement
+  /// A claim's sources after some of them ended (`HeldClaims.flush`).
+  let shrinkClaim: SQLiteStatement
+  let deleteClaim: SQLiteStatement
   /// A 304's record: the columns a pull that changed nothing else moves (its schedule, when it
-  /// was checked, its counters), the lease given back. Fewer values bound and copied than
+  /// was checked, its counters). Fewer values bound and copied than
   /// `updateState` (one of which, the source, is a key both use).
   let updateSchedule: SQLiteStatement
   /// `updateSchedule` of the row the claim read (`StoreRowHint`), found by its id rather than
   /// through the names' index, and written only when its name is still the source's (a unary
   /// `+` keeps SQLite from searching that index for it).
   let updateScheduleOfRow: SQLiteStatement
-  let renew: SQLiteStatement
   /// A fresh source's first end (`FreshSources`): its row found by the id its claim's insert
   /// gave (no look-up of the name's index), the name compared as a guard against a row
   /// forgotten and its id reused meanwhile.
   let updateStateByID: SQLiteStatement
-  let release: SQLiteStatement
 
   init(_ connection: SQLiteConnection) throws(StoreError) {
     begin = try connection.prepare("BEGIN IMMEDIATE")
@@ -64,14 +66,11 @@ struct SQLiteStatements {
     let assignments = columns.indices.dropFirst().map { "\(columns[$0]) = ?\($0 + 1)" }
     updateState = try connection.prepare(
       """
-      UPDATE sources SET \(assignments.joined(separator: ", ")), lease_until = NULL,
-        lease_owner = NULL
-      WHERE source = ?1
+      UPDATE sources SET \(assignments.joined(separator: ", ")) WHERE source = ?1
       """)
     updateStateByID = try connection.prepare(
       """
-      UPDATE sources SET \(assignments.joined(separator: ", ")), lease_until = NULL,
-        lease_owner = NULL
+      UPDATE sources SET \(assignments.joined(separator: ", "))
       WHERE id = ?\(columns.count + 1) AND source = ?1
       """)
     sourceID = try connection.prepare("SELECT id FROM sources WHERE source = ?")
@@ -94,44 +93,37 @@ struct SQLiteStatements {
       INSERT INTO hosts(host, hold_until) VALUES(?1, ?2)
       ON CONFLICT(host) DO UPDATE SET hold_until = max(hold_until, ?2)
       """)
-    insertLeased = try connection.prepare(
-      "INSERT INTO sources(source, next_check_at, lease_until, lease_owner) VALUES(?, 0, ?, ?)")
+    insertLeased = try connection.prepare("INSERT INTO sources(source, next_check_at) VALUES(?, 0)")
     freeMany = try connection.prepare(
       """
       SELECT j.key, sources.id, \(StateColumns.list)
       FROM json_each(?1) AS j JOIN sources ON sources.source = j.value
-      WHERE (lease_until IS NULL OR lease_until <= ?2 OR lease_owner = ?3)
-        AND (?4 = 0 OR next_check_at <= ?5)
+      WHERE ?2 = 0 OR next_check_at <= ?3
       """)
     probeMany = try connection.prepare(
       """
-      SELECT j.key, next_check_at, next_check_reason, lease_until, lease_owner
+      SELECT j.key, sources.id, next_check_at, next_check_reason
       FROM json_each(?1) AS j JOIN sources ON sources.source = j.value ORDER BY j.key
       """)
-    leaseMany = try connection.prepare(
-      """
-      UPDATE sources SET lease_until = ?1, lease_owner = ?2
-      WHERE id IN (SELECT value FROM json_each(?3))
-      """)
+    foreignClaims = try connection.prepare(
+      "SELECT sources, lease_until FROM claims WHERE lease_until > ?1 AND lease_owner IS NOT ?2")
+    expireClaims = try connection.prepare("DELETE FROM claims WHERE lease_until <= ?1")
+    insertClaim = try connection.prepare(
+      "INSERT INTO claims(lease_owner, lease_until, sources) VALUES(?1, ?2, ?3)")
+    shrinkClaim = try connection.prepare("UPDATE claims SET sources = ?2 WHERE id = ?1")
+    deleteClaim = try connection.prepare("DELETE FROM claims WHERE id = ?1")
     updateSchedule = try connection.prepare(
       """
       UPDATE sources SET next_check_at = ?2, next_check_reason = ?3, last_check_at = ?4,
-        last_unconditional_at = ?5, errors_in_row = ?6, gone = ?7, pulls = ?8,
-        lease_until = NULL, lease_owner = NULL
+        last_unconditional_at = ?5, errors_in_row = ?6, gone = ?7, pulls = ?8
       WHERE source = ?1
       """)
     updateScheduleOfRow = try connection.prepare(
       """
       UPDATE sources SET next_check_at = ?2, next_check_reason = ?3, last_check_at = ?4,
-        last_unconditional_at = ?5, errors_in_row = ?6, gone = ?7, pulls = ?8,
-        lease_until = NULL, lease_owner = NULL
+        last_unconditional_at = ?5, errors_in_row = ?6, gone = ?7, pulls = ?8
       WHERE id = ?9 AND +source = ?1
       """)
-    renew = try connection.prepare(
-      "UPDATE sources SET lease_until = ? WHERE source = ? AND lease_owner = ?")
-    release = try connection.prepare(
-      "UPDATE sources SET lease_until = NULL, lease_owner = NULL WHERE source = ? AND lease_owner = ?"
-    )
   }
 
   /// Writes one source's end inside the caller's transaction: its state over its row (a row
@@ -171,6 +163,20 @@ struct SQLiteStatements {
     }
     if let id { try recordItems(outcome, sourceID: id) }
     try recordHold(outcome)
+  }
+
+  /// Writes the claims `held` changed: each shrunk to what it still holds, or deleted.
+  func flush(_ held: HeldClaims) throws(StoreError) {
+    for (claim, rows) in held.flush() {
+      if rows.isEmpty {
+        deleteClaim.bind(1, claim)
+        try deleteClaim.rows { _ in }
+      } else {
+        shrinkClaim.bind(1, claim)
+        shrinkClaim.bind(2, SQLiteJSON.array(of: rows))
+        try shrinkClaim.rows { _ in }
+      }
+    }
   }
 
   /// The first end of a source this store inserted (`FreshSources`): its row by id, its items

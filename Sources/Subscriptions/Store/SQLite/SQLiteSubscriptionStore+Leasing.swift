@@ -1,8 +1,8 @@
 /// Leases in the state file, so that processes sharing it (two overlapping cron runs, a watch
-/// and a one-shot run) coordinate exactly as PostgreSQL workers do. A lease is `lease_until`
-/// (milliseconds since 1970 on this machine's clock, which every process on it shares) and
-/// `lease_owner`; every claim is one write transaction, so two processes never both take a
-/// source.
+/// and a one-shot run) coordinate exactly as PostgreSQL workers do. A lease is a row of the
+/// `leases` table: the source's row id, `lease_until` (milliseconds since 1970 on this
+/// machine's clock, which every process on it shares) and `lease_owner`; every claim is one
+/// write transaction, so two processes never both take a source.
 extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
   /// The machine's clock in milliseconds, which leases are measured on.
   static func leaseClock() -> Int64 {
@@ -21,7 +21,7 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
   /// one statement (their states returned), and only those it did not take are looked at to say
   /// why; after a batch mostly not due, the next is looked at first (a `--due` list is mostly
   /// not due, a pass mostly due). A statement per batch, not per source: a statement costs
-  /// SQLite more than the row it changes.
+  /// SQLite more than the row it changes. What is leased is one `claims` row.
   public func claim(_ sources: [String], at now: Duration, dueOnly: Bool, grantLimit: Int)
     throws(StoreError) -> [ClaimAnswer]
   {
@@ -30,6 +30,8 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
       until: clock + leaseMilliseconds, owner: owner, clock: clock, dueOnly: dueOnly,
       due: now.wholeSeconds)
     return try transaction { session throws(StoreError) in
+      let foreign = try Self.foreignClaims(terms, session)
+      var claimed = ClaimRows()
       var answers: [ClaimAnswer] = []
       answers.reserveCapacity(min(sources.count, 1024))
       var granted = 0
@@ -42,12 +44,12 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
         var leased =
           lookFirst
           ? [SubscriptionState?](repeating: nil, count: batch.count)
-          : try Self.lease(batch, terms, session)
+          : try Self.offer(batch, terms, foreign, session, &claimed)
         // Each name's row, by its place in the batch (nil: unknown, or leased just now).
         var found = [ProbedRow?](repeating: nil, count: batch.count)
         let unleased = batch.indices.filter { leased[$0] == nil }
         if !unleased.isEmpty {
-          let rows = try Self.probe(unleased.map { batch[$0] }, terms, session)
+          let rows = try Self.probe(unleased.map { batch[$0] }, foreign, session)
           for (place, row) in zip(unleased, rows) { found[place] = row }
         }
         // Free and due, found by looking first (or unknown): leased in order, up to the limit.
@@ -68,9 +70,9 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
           free[place] = true
           room -= 1
         }
-        if !fresh.isEmpty { try Self.insertLeased(fresh, terms, session) }
+        if !fresh.isEmpty { try Self.insertLeased(fresh, session, &claimed) }
         if !known.isEmpty {
-          let states = try Self.lease(known, terms, session)
+          let states = try Self.offer(known, terms, foreign, session, &claimed)
           for (place, state) in zip(knownPlaces, states) where state != nil {
             leased[place] = state
           }
@@ -96,11 +98,12 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
         }
         lookFirst = notDue * 2 > batch.count
       }
+      try Self.write(claimed, terms, session)
       return answers
     }
   }
 
-  /// What a claim leases with: until when, for whom, and what counts as free and due.
+  /// What a claim leases with: until when, for whom, and what counts as due.
   private struct LeaseTerms {
     var until: Int64
     var owner: String
@@ -119,49 +122,57 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     var isFree: Bool { leaseUntil == 0 }
   }
 
-  /// Leases those of `names` that are free (and due, when asked), in two statements (one looks,
-  /// one leases); their states by place in `names` (nil: not leased).
-  private static func lease(_ names: [String], _ terms: LeaseTerms, _ session: Session)
-    throws(StoreError) -> [SubscriptionState?]
-  {
+  /// The sources one claim takes, by name and row id, written as one `claims` row.
+  private struct ClaimRows {
+    var names: [String] = []
+    var rows: [Int64] = []
+
+    mutating func append(_ name: String, row: Int64) {
+      names.append(name)
+      rows.append(row)
+    }
+  }
+
+  /// The live claims of other processes (`includingMine`: and this store's), with the claims
+  /// whose leases ran out deleted first.
+  private static func foreignClaims(
+    _ terms: LeaseTerms, _ session: Session, includingMine: Bool = false
+  ) throws(StoreError) -> ForeignClaims {
     let statements = session.statements
-    let free = statements.freeMany
+    statements.expireClaims.bind(1, terms.clock)
+    try statements.expireClaims.rows { _ in }
+    return try ForeignClaims(
+      reading: statements.foreignClaims, clock: terms.clock,
+      owner: includingMine ? nil : terms.owner)
+  }
+
+  /// Takes those of `names` that are due (when asked) and that no other process's claim holds,
+  /// in one statement; their states by place in `names` (nil: not taken).
+  private static func offer(
+    _ names: [String], _ terms: LeaseTerms, _ foreign: ForeignClaims, _ session: Session,
+    _ claimed: inout ClaimRows
+  ) throws(StoreError) -> [SubscriptionState?] {
+    let free = session.statements.freeMany
     free.bind(1, SQLiteJSON.array(of: names))
-    free.bind(2, terms.clock)
-    free.bind(3, terms.owner)
-    free.bind(4, Int64(terms.dueOnly ? 1 : 0))
-    free.bind(5, terms.due)
-    var ids: [Int64] = []
-    ids.reserveCapacity(names.count)
+    free.bind(2, Int64(terms.dueOnly ? 1 : 0))
+    free.bind(3, terms.due)
     var states = [SubscriptionState?](repeating: nil, count: names.count)
     try free.rows { row in
       let place = Int(row.integer(0))
       guard place >= 0 && place < states.count else { return }
       let id = row.integer(1)
-      ids.append(id)
+      guard foreign.leaseEnd(of: id) == nil else { return }
       var state = StateColumns.state(from: row, at: 2, source: names[place])
       state.storeRow.id = id
       states[place] = state
+      claimed.append(names[place], row: id)
     }
-    try leaseRows(ids, until: terms.until, owner: terms.owner, session)
     return states
-  }
-
-  /// Leases the rows `ids` to `owner` until `until`, in one statement.
-  private static func leaseRows(
-    _ ids: [Int64], until: Int64, owner: String, _ session: Session
-  ) throws(StoreError) {
-    guard !ids.isEmpty else { return }
-    let statement = session.statements.leaseMany
-    statement.bind(1, until)
-    statement.bind(2, owner)
-    statement.bind(3, SQLiteJSON.array(of: ids))
-    try statement.rows { _ in }
   }
 
   /// The schedule and lease of each of `names`, in order (nil: unknown), in one statement; a
   /// lease counts only when it is another process's and live.
-  private static func probe(_ names: [String], _ terms: LeaseTerms, _ session: Session)
+  private static func probe(_ names: [String], _ foreign: ForeignClaims, _ session: Session)
     throws(StoreError) -> [ProbedRow?]
   {
     let statement = session.statements.probeMany
@@ -170,124 +181,136 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
     try statement.rows { row in
       let place = Int(row.integer(0))
       guard place >= 0 && place < rows.count else { return }
-      var leaseUntil: Int64 = 0
-      if let until = row.optionalInteger(3), until > terms.clock {
-        let mine = row.withBytes(4) { owner in terms.owner.utf8.elementsEqual(owner) }
-        if !mine { leaseUntil = until }
-      }
       rows[place] = ProbedRow(
-        next: row.integer(1), reason: row.withBytes(2) { CheckReason.parsing($0) },
-        leaseUntil: leaseUntil)
+        next: row.integer(2), reason: row.withBytes(3) { CheckReason.parsing($0) },
+        leaseUntil: foreign.leaseEnd(of: row.integer(1)) ?? 0)
     }
     return rows
   }
 
-  /// Registers `names`, unknown until now, leased to this store; notes them as fresh (their
+  /// Registers `names`, unknown until now, as part of the claim; notes them as fresh (their
   /// ledgers empty, their rows' ids known) until their ends are recorded.
-  private static func insertLeased(_ names: [String], _ terms: LeaseTerms, _ session: Session)
-    throws(StoreError)
-  {
+  private static func insertLeased(
+    _ names: [String], _ session: Session, _ claimed: inout ClaimRows
+  ) throws(StoreError) {
     let statement = session.statements.insertLeased
     var ids: [Int64] = []
     ids.reserveCapacity(names.count)
     for name in names {
       statement.bind(1, name)
-      statement.bind(2, terms.until)
-      statement.bind(3, terms.owner)
       try statement.rows { _ in }
-      ids.append(session.connection.lastInsertRowID)
+      let id = session.connection.lastInsertRowID
+      ids.append(id)
+      claimed.append(name, row: id)
     }
     session.fresh.insert(names, ids: ids)
   }
 
-  /// Leases up to `limit` due sources that no live lease holds, earliest first.
+  /// Writes `claimed` as one claim of this store, and notes it as held.
+  private static func write(_ claimed: ClaimRows, _ terms: LeaseTerms, _ session: Session)
+    throws(StoreError)
+  {
+    guard !claimed.rows.isEmpty else { return }
+    let insert = session.statements.insertClaim
+    insert.bind(1, terms.owner)
+    insert.bind(2, terms.until)
+    insert.bind(3, SQLiteJSON.array(of: claimed.rows))
+    try insert.rows { _ in }
+    session.held.add(
+      claim: session.connection.lastInsertRowID, names: claimed.names, rows: claimed.rows)
+    // Sources this store held already left their older claims.
+    try session.statements.flush(session.held)
+  }
+
+  /// Leases up to `limit` due sources that no live lease holds (this store's own included: a
+  /// pass does not take again what it is pulling), earliest first.
   public func claimDue(at now: Duration, limit: Int) throws(StoreError) -> [SubscriptionState] {
     guard limit > 0 else { return [] }
     let clock = Self.leaseClock()
-    let until = clock + leaseMilliseconds
-    let owner = owner
+    let terms = LeaseTerms(
+      until: clock + leaseMilliseconds, owner: owner, clock: clock, dueOnly: true,
+      due: now.wholeSeconds)
     return try transaction { session throws(StoreError) in
-      var claimed: [(id: Int64, state: SubscriptionState)] = []
+      let foreign = try Self.foreignClaims(terms, session, includingMine: true)
+      var claimed = ClaimRows()
+      var states: [SubscriptionState] = []
+      // As many more as others hold, so that `limit` are left once theirs are passed over.
       try session.connection.run(
         """
-        SELECT id, \(StateColumns.list) FROM sources
-        WHERE next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+        SELECT id, \(StateColumns.list) FROM sources WHERE next_check_at <= ?
         ORDER BY next_check_at, id LIMIT ?
-        """, [.integer(now.wholeSeconds), .integer(clock), .integer(Int64(clamping: limit))]
+        """,
+        [.integer(terms.due), .integer(Int64(clamping: limit + foreign.count))]
       ) { row in
+        let id = row.integer(0)
+        guard states.count < limit, foreign.leaseEnd(of: id) == nil else { return }
         var state = StateColumns.state(from: row, at: 1)
-        state.storeRow.id = row.integer(0)
-        claimed.append((state.storeRow.id!, state))
+        state.storeRow.id = id
+        states.append(state)
+        claimed.append(state.source, row: id)
       }
-      try Self.leaseRows(claimed.map(\.id), until: until, owner: owner, session)
-      return claimed.map(\.state)
+      try Self.write(claimed, terms, session)
+      return states
     }
   }
 
-  /// This store's leases on `sources`, extended from now.
+  /// This store's leases on `sources`, extended from now: they leave their claims for a new one
+  /// (the others of those claims keep their ends).
   public func renewLeases(of sources: [String]) throws(StoreError) {
     guard !sources.isEmpty else { return }
-    let until = Self.leaseClock() + leaseMilliseconds
-    let owner = owner
+    let clock = Self.leaseClock()
+    let terms = LeaseTerms(
+      until: clock + leaseMilliseconds, owner: owner, clock: clock, dueOnly: false, due: 0)
     try transaction { session throws(StoreError) in
-      let renew = session.statements.renew
+      var renewed = ClaimRows()
       for source in sources {
-        renew.bind(1, until)
-        renew.bind(2, source)
-        renew.bind(3, owner)
-        try renew.rows { _ in }
+        guard let row = session.held.row(of: source) else { continue }
+        renewed.append(source, row: row)
+        session.held.release(source)
       }
+      try session.statements.flush(session.held)
+      try Self.write(renewed, terms, session)
     }
   }
 
   /// Gives back this store's leases on `sources`.
   public func releaseLeases(of sources: [String]) throws(StoreError) {
     guard !sources.isEmpty else { return }
-    let owner = owner
     try transaction { session throws(StoreError) in
-      let release = session.statements.release
-      for source in sources {
-        release.bind(1, source)
-        release.bind(2, owner)
-        try release.rows { _ in }
-      }
+      for source in sources { session.held.release(source) }
+      try session.statements.flush(session.held)
     }
   }
 
-  /// The source's next check moved to `until`, its lease given back.
+  /// The source's next check moved to `until`, this store's lease on it given back.
   public func postpone(_ source: String, until: Duration, reason: CheckReason) throws(StoreError) {
     try transaction { session throws(StoreError) in
       try session.connection.run(
-        """
-        UPDATE sources SET next_check_at = ?, next_check_reason = ?, lease_until = NULL,
-          lease_owner = NULL WHERE source = ?
-        """, [.integer(until.wholeSeconds), .text(reason.rawValue), .text(source)])
+        "UPDATE sources SET next_check_at = ?, next_check_reason = ? WHERE source = ?",
+        [.integer(until.wholeSeconds), .text(reason.rawValue), .text(source)])
+      session.held.release(source)
+      try session.statements.flush(session.held)
     }
   }
 
-  /// The earliest next check of a source no live lease holds, or the end of a lease whose
-  /// source's next check is sooner, on the caller's clock; both read through the index on
-  /// `next_check_at` (the leased sources due before the earliest free one are the few in
-  /// flight somewhere).
+  /// The earliest next check of a source no live lease holds (read through the index on
+  /// `next_check_at`, past as many rows as are leased at most), or the end of a lease on a
+  /// source whose next check is sooner, on the caller's clock. This store's own leases count:
+  /// what it is pulling is not claimable now.
   public func nextClaimable(after now: Duration) throws(StoreError) -> Duration? {
     let clock = Self.leaseClock()
     return try locked { session throws(StoreError) in
-      var free: Int64?
+      let leased = try ForeignClaims(
+        reading: session.statements.foreignClaims, clock: clock, owner: nil)
+      var earliest: Duration?
       try session.connection.run(
-        """
-        SELECT next_check_at FROM sources WHERE lease_until IS NULL OR lease_until <= ?
-        ORDER BY next_check_at LIMIT 1
-        """, [.integer(clock)]
-      ) { row in free = row.integer(0) }
-      var earliest = free.map { Duration.seconds($0) }
-      try session.connection.run(
-        """
-        SELECT next_check_at, lease_until FROM sources
-        WHERE next_check_at <= ? AND lease_until > ?
-        """, [.integer(free ?? Int64.max), .integer(clock)]
+        "SELECT id, next_check_at FROM sources ORDER BY next_check_at LIMIT ?",
+        [.integer(Int64(leased.count + 1))]
       ) { row in
-        let leaseEnd = now + .milliseconds(row.integer(1) - clock)
-        let claimable = max(.seconds(row.integer(0)), leaseEnd)
+        let next = Duration.seconds(row.integer(1))
+        let claimable =
+          leased.leaseEnd(of: row.integer(0)).map { max(next, now + .milliseconds($0 - clock)) }
+          ?? next
         earliest = min(earliest ?? claimable, claimable)
       }
       return earliest

@@ -12,22 +12,23 @@ extension SQLiteSubscriptionStore: ScheduleScanningStore {
   }
 
   /// `NOT INDEXED`: the table in row order, never the `next_check_at` index and a row lookup
-  /// for each of its entries. A lease counts when it is live and another process's.
+  /// for each of its entries. A lease counts when it is live and another process's; those few
+  /// are read first, so that a row costs no look-up when none is.
   func forEachFreeSchedule(
     _ body: (UnsafeBufferPointer<UInt8>, _ nextCheck: Int64, _ reason: CheckReason?) -> Void
   ) throws(StoreError) {
     let clock = Self.leaseClock()
     let owner = owner
     try locked { session throws(StoreError) in
+      let foreign = try ForeignClaims(
+        reading: session.statements.foreignClaims, clock: clock, owner: owner)
       try session.connection.run(
-        """
-        SELECT source, next_check_at, next_check_reason FROM sources NOT INDEXED
-        WHERE lease_until IS NULL OR lease_until <= ?1 OR lease_owner = ?2
-        """, [.integer(clock), .text(owner)]
+        "SELECT id, source, next_check_at, next_check_reason FROM sources NOT INDEXED"
       ) { row in
-        let reason = row.withBytes(2) { CheckReason.parsing($0) }
-        let next = row.integer(1)
-        row.withBytes(0) { name in body(name, next, reason) }
+        if !foreign.isEmpty && foreign.leaseEnd(of: row.integer(0)) != nil { return }
+        let reason = row.withBytes(3) { CheckReason.parsing($0) }
+        let next = row.integer(2)
+        row.withBytes(1) { name in body(name, next, reason) }
       }
     }
   }

@@ -31,6 +31,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     let statements: SQLiteStatements
     /// The store's `fresh`, for the claim that inserts sources.
     let fresh: FreshSources
+    /// The claims this store holds in the file.
+    let held: HeldClaims
   }
 
   let session: TSanVisibleMutex<Session>
@@ -58,7 +60,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
       : try Self.openForWriting(path, create: options.create, busyMilliseconds: busy)
     session = TSanVisibleMutex(
       Session(
-        connection: connection, statements: try SQLiteStatements(connection), fresh: fresh))
+        connection: connection, statements: try SQLiteStatements(connection), fresh: fresh,
+        held: HeldClaims()))
   }
 
   /// Opens or creates the state at `path`, with a busy timeout of `busyTimeout` seconds.
@@ -200,15 +203,21 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
-  /// One transaction for the batch: each state (its lease given back), its items, tombstones
-  /// and retention, a host's hold.
+  /// One transaction for the batch: each state, its items, tombstones and retention, a host's
+  /// hold; then this store's claims on them given back (a statement per claim, not per source).
   public func record(_ outcomes: [PullOutcome]) throws(StoreError) {
     guard !outcomes.isEmpty else { return }
     try transaction { session throws(StoreError) in
       for outcome in outcomes {
-        try session.statements.record(
-          outcome, on: session.connection, freshID: fresh.take(outcome.state.source))
+        let source = outcome.state.source
+        let freshID = fresh.take(source)
+        try session.statements.record(outcome, on: session.connection, freshID: freshID)
+        if let row = freshID ?? outcome.before?.storeRow.id, session.held.release(row: row) {
+          continue
+        }
+        session.held.release(source)
       }
+      try session.statements.flush(session.held)
     }
   }
 
@@ -269,6 +278,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
       try session.connection.run(
         "DELETE FROM items WHERE source_id = (SELECT id FROM sources WHERE source = ?)",
         [.text(source)])
+      session.held.release(source)
+      try session.statements.flush(session.held)
       try session.connection.run("DELETE FROM sources WHERE source = ?", [.text(source)])
       return session.connection.changes > 0
     }
