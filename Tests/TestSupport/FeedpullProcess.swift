@@ -62,8 +62,7 @@ public enum FeedpullProcess {
     let output = OutputCollector(stdout.fileHandleForReading, stderr.fileHandleForReading)
     var status: Int32 = -1
     if exited.wait(timeout: .now() + deadline) == .timedOut {
-      process.terminate()
-      exited.wait()
+      process.endOverrun(exited)
     } else {
       status = process.terminationStatus
     }
@@ -96,5 +95,18 @@ private final class OutputCollector: @unchecked Sendable {
   func wait() -> (Data, Data) {
     group.wait()
     return (out, err)
+  }
+}
+
+extension Process {
+  /// Ends a process that overran its deadline: SIGTERM, then SIGKILL when it has not exited
+  /// `grace` seconds later (a process caught in a loop may never act on SIGTERM, and a test
+  /// must fail rather than wait for it forever). Returns once `exited` is signalled.
+  func endOverrun(_ exited: DispatchSemaphore, grace: Double = 10) {
+    terminate()
+    if exited.wait(timeout: .now() + grace) == .timedOut {
+      kill(processIdentifier, SIGKILL)
+      exited.wait()
+    }
   }
 }

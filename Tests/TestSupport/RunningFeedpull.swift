@@ -71,8 +71,7 @@ public final class RunningFeedpull: @unchecked Sendable {
   public func finish(deadline: Double = 60) -> FeedpullProcess.Result {
     var status: Int32 = -1
     if exited.wait(timeout: .now() + deadline) == .timedOut {
-      process.terminate()
-      exited.wait()
+      process.endOverrun(exited)
     } else {
       status = process.terminationStatus
     }
