@@ -80,6 +80,13 @@ import Testing
     #expect(try Self.claims(path).isEmpty)
   }
 
+  @Test func rowIDsAreWrittenAsJSONDigits() {
+    #expect(
+      SQLiteJSON.array(of: [0, 7, 10, 99, 100, 123_456_789, Int64.max, -5, Int64.min] as [Int64])
+        == "[0,7,10,99,100,123456789,9223372036854775807,-5,-9223372036854775808]")
+    #expect(SQLiteJSON.array(of: [] as [Int64]) == "[]")
+  }
+
   @Test func aClaimListReadsItsIDs() {
     var ids: [Int64] = []
     Array("[1,22,333]".utf8).withUnsafeBufferPointer {

@@ -7,12 +7,20 @@
 /// Touched only inside the store's transactions, under its session lock (which the
 /// `@unchecked Sendable` rests on).
 final class HeldClaims: @unchecked Sendable {
-  /// One claim: its sources in the order claimed, and which of them are still held.
-  private struct Claim {
-    var names: [String]
-    var rows: [Int64]
+  /// One claim: its sources in the order claimed, and which of them are still held. A class:
+  /// an end changes it in place, through one look-up.
+  private final class Claim {
+    let names: [String]
+    let rows: [Int64]
     var held: [Bool]
     var holding: Int
+
+    init(names: [String], rows: [Int64]) {
+      self.names = names
+      self.rows = rows
+      held = [Bool](repeating: true, count: rows.count)
+      holding = rows.count
+    }
   }
 
   /// Where each held source is, by its row id: its claim and its place in it. Row ids, not
@@ -29,9 +37,7 @@ final class HeldClaims: @unchecked Sendable {
     for (place, row) in rows.enumerated() {
       if let old = places.updateValue((claim, place), forKey: row) { drop(old) }
     }
-    claims[claim] = Claim(
-      names: names, rows: rows, held: [Bool](repeating: true, count: rows.count),
-      holding: rows.count)
+    claims[claim] = Claim(names: names, rows: rows)
   }
 
   /// Gives up the source of `row` (its end was recorded, or it was released or postponed);
@@ -62,10 +68,10 @@ final class HeldClaims: @unchecked Sendable {
   }
 
   private func drop(_ held: (claim: Int64, place: Int)) {
-    guard claims[held.claim]?.held[held.place] == true else { return }
-    claims[held.claim]!.held[held.place] = false
-    claims[held.claim]!.holding -= 1
-    changed.append(held.claim)
+    guard let claim = claims[held.claim], claim.held[held.place] else { return }
+    claim.held[held.place] = false
+    claim.holding -= 1
+    if changed.last != held.claim { changed.append(held.claim) }
   }
 
   /// The claims changed since the last call, each with the row ids it still holds (empty: the
@@ -79,7 +85,10 @@ final class HeldClaims: @unchecked Sendable {
         claims[id] = nil
         result.append((id, []))
       } else {
-        result.append((id, zip(claim.rows, claim.held).compactMap { $1 ? $0 : nil }))
+        var rows: [Int64] = []
+        rows.reserveCapacity(claim.holding)
+        for (row, held) in zip(claim.rows, claim.held) where held { rows.append(row) }
+        result.append((id, rows))
       }
     }
     changed.removeAll(keepingCapacity: true)

@@ -12,8 +12,22 @@ struct SQLiteJSON {
 
   /// A JSON array of `numbers` (row ids).
   static func array(of numbers: [Int64]) -> String {
-    array(of: numbers, bytesEach: 8) { json, number in
-      json.bytes.append(contentsOf: String(number).utf8)
+    array(of: numbers, bytesEach: 8) { json, number in json.append(number) }
+  }
+
+  /// A number's decimal digits, written in place (no string made for each).
+  mutating func append(_ number: Int64) {
+    if number < 0 { bytes.append(UInt8(ascii: "-")) }
+    var value = number.magnitude
+    var digits: (UInt64, Int) = (1, 1)
+    while value / digits.0 >= 10 {
+      digits.0 *= 10
+      digits.1 += 1
+    }
+    for _ in 0..<digits.1 {
+      bytes.append(UInt8(ascii: "0") &+ UInt8(value / digits.0))
+      value %= digits.0
+      digits.0 /= 10
     }
   }
 
