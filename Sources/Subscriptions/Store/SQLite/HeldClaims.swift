@@ -99,18 +99,18 @@ final class HeldClaims: @unchecked Sendable {
 /// The live claims of other processes (or of all): the row ids they hold, with when each lease
 /// ends. Read at the start of a claim's transaction (a few rows: one per claim in flight
 /// anywhere).
-struct ForeignClaims {
+struct LiveClaims {
   private(set) var until: [Int64: Int64] = [:]
 
   /// None.
   init() {}
 
   /// The live claims of processes other than `owner` (nil: of every process, this one's too)
-  /// at `clock`, read with `statement` (`SQLiteStatements.foreignClaims`).
+  /// at `clock`, read with `statement` (`SQLiteStatements.liveClaims`).
   init(reading statement: SQLiteStatement, clock: Int64, owner: String?) throws(StoreError) {
     statement.bind(1, clock)
     statement.bind(2, owner)
-    var claims = ForeignClaims()
+    var claims = LiveClaims()
     try statement.rows { row in
       let end = row.integer(1)
       row.withBytes(0) { claims.add($0, end: end) }

@@ -20,13 +20,13 @@ struct SQLiteStatements {
   /// A claim's look at a batch of sources (a JSON array) for those due (when asked), with
   /// their places in the array, ids and states (a join, not `IN`: no temporary index of the
   /// names, and the caller places each row without hashing its name); the caller leaves out
-  /// those another process's claim holds (`ForeignClaims`).
+  /// those another process's claim holds (`LiveClaims`).
   let freeMany: SQLiteStatement
   /// A claim's look at a batch of sources (a JSON array): their ids and schedules, by their
   /// place in the array.
   let probeMany: SQLiteStatement
-  /// The live claims of processes other than one (`ForeignClaims`; a null owner: of all).
-  let foreignClaims: SQLiteStatement
+  /// The live claims of processes other than one (`LiveClaims`; a null owner: of all).
+  let liveClaims: SQLiteStatement
   /// Deletes the claims whose leases ran out (their holders died or stalled).
   let expireClaims: SQLiteStatement
   /// Writes a claim: its owner, the end of its lease, its sources' row ids (a JSON array).
@@ -105,7 +105,7 @@ struct SQLiteStatements {
       SELECT j.key, sources.id, next_check_at, next_check_reason
       FROM json_each(?1) AS j JOIN sources ON sources.source = j.value ORDER BY j.key
       """)
-    foreignClaims = try connection.prepare(
+    liveClaims = try connection.prepare(
       "SELECT sources, lease_until FROM claims WHERE lease_until > ?1 AND lease_owner IS NOT ?2")
     expireClaims = try connection.prepare("DELETE FROM claims WHERE lease_until <= ?1")
     insertClaim = try connection.prepare(

@@ -1,8 +1,8 @@
 /// Leases in the state file, so that processes sharing it (two overlapping cron runs, a watch
-/// and a one-shot run) coordinate exactly as PostgreSQL workers do. A lease is a row of the
-/// `leases` table: the source's row id, `lease_until` (milliseconds since 1970 on this
-/// machine's clock, which every process on it shares) and `lease_owner`; every claim is one
-/// write transaction, so two processes never both take a source.
+/// and a one-shot run) coordinate exactly as PostgreSQL workers do. A source is leased while
+/// its row id is in a live row of `claims` (`lease_until`, milliseconds since 1970 on this
+/// machine's clock, which every process on it shares; `lease_owner`; see `HeldClaims`); every
+/// claim is one write transaction, so two processes never both take a source.
 extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
   /// The machine's clock in milliseconds, which leases are measured on.
   static func leaseClock() -> Int64 {
@@ -30,7 +30,7 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
       until: clock + leaseMilliseconds, owner: owner, clock: clock, dueOnly: dueOnly,
       due: now.wholeSeconds)
     return try transaction { session throws(StoreError) in
-      let foreign = try Self.foreignClaims(terms, session)
+      let foreign = try Self.liveClaims(terms, session)
       var claimed = ClaimRows()
       var answers: [ClaimAnswer] = []
       answers.reserveCapacity(min(sources.count, 1024))
@@ -135,21 +135,21 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
 
   /// The live claims of other processes (`includingMine`: and this store's), with the claims
   /// whose leases ran out deleted first.
-  private static func foreignClaims(
+  private static func liveClaims(
     _ terms: LeaseTerms, _ session: Session, includingMine: Bool = false
-  ) throws(StoreError) -> ForeignClaims {
+  ) throws(StoreError) -> LiveClaims {
     let statements = session.statements
     statements.expireClaims.bind(1, terms.clock)
     try statements.expireClaims.rows { _ in }
-    return try ForeignClaims(
-      reading: statements.foreignClaims, clock: terms.clock,
+    return try LiveClaims(
+      reading: statements.liveClaims, clock: terms.clock,
       owner: includingMine ? nil : terms.owner)
   }
 
   /// Takes those of `names` that are due (when asked) and that no other process's claim holds,
   /// in one statement; their states by place in `names` (nil: not taken).
   private static func offer(
-    _ names: [String], _ terms: LeaseTerms, _ foreign: ForeignClaims, _ session: Session,
+    _ names: [String], _ terms: LeaseTerms, _ foreign: LiveClaims, _ session: Session,
     _ claimed: inout ClaimRows
   ) throws(StoreError) -> [SubscriptionState?] {
     let free = session.statements.freeMany
@@ -172,7 +172,7 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
 
   /// The schedule and lease of each of `names`, in order (nil: unknown), in one statement; a
   /// lease counts only when it is another process's and live.
-  private static func probe(_ names: [String], _ foreign: ForeignClaims, _ session: Session)
+  private static func probe(_ names: [String], _ foreign: LiveClaims, _ session: Session)
     throws(StoreError) -> [ProbedRow?]
   {
     let statement = session.statements.probeMany
@@ -231,19 +231,19 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
       until: clock + leaseMilliseconds, owner: owner, clock: clock, dueOnly: true,
       due: now.wholeSeconds)
     return try transaction { session throws(StoreError) in
-      let foreign = try Self.foreignClaims(terms, session, includingMine: true)
+      let leased = try Self.liveClaims(terms, session, includingMine: true)
       var claimed = ClaimRows()
       var states: [SubscriptionState] = []
-      // As many more as others hold, so that `limit` are left once theirs are passed over.
+      // As many more as are leased, so that `limit` are left once those are passed over.
       try session.connection.run(
         """
         SELECT id, \(StateColumns.list) FROM sources WHERE next_check_at <= ?
         ORDER BY next_check_at, id LIMIT ?
         """,
-        [.integer(terms.due), .integer(Int64(clamping: limit + foreign.count))]
+        [.integer(terms.due), .integer(Int64(clamping: limit + leased.count))]
       ) { row in
         let id = row.integer(0)
-        guard states.count < limit, foreign.leaseEnd(of: id) == nil else { return }
+        guard states.count < limit, leased.leaseEnd(of: id) == nil else { return }
         var state = StateColumns.state(from: row, at: 1)
         state.storeRow.id = id
         states.append(state)
@@ -300,8 +300,8 @@ extension SQLiteSubscriptionStore: LeasingSubscriptionStore {
   public func nextClaimable(after now: Duration) throws(StoreError) -> Duration? {
     let clock = Self.leaseClock()
     return try locked { session throws(StoreError) in
-      let leased = try ForeignClaims(
-        reading: session.statements.foreignClaims, clock: clock, owner: nil)
+      let leased = try LiveClaims(
+        reading: session.statements.liveClaims, clock: clock, owner: nil)
       var earliest: Duration?
       try session.connection.run(
         "SELECT id, next_check_at FROM sources ORDER BY next_check_at LIMIT ?",

@@ -20,8 +20,8 @@ extension SQLiteSubscriptionStore: ScheduleScanningStore {
     let clock = Self.leaseClock()
     let owner = owner
     try locked { session throws(StoreError) in
-      let foreign = try ForeignClaims(
-        reading: session.statements.foreignClaims, clock: clock, owner: owner)
+      let foreign = try LiveClaims(
+        reading: session.statements.liveClaims, clock: clock, owner: owner)
       try session.connection.run(
         "SELECT id, source, next_check_at, next_check_reason FROM sources NOT INDEXED"
       ) { row in
