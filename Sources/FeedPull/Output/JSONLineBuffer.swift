@@ -355,31 +355,10 @@ struct JSONLineBuffer: ~Copyable {
     text.withUTF8Buffer { bytes.append($0) }
   }
 
-  /// The digits written from the last, in place: appended one at a time and reversed, each
+  /// The digits written in place (`DecimalDigits`): appended one at a time and reversed, each
   /// was a capacity check (about 125 instructions a number; a podcast item has ten).
   mutating func appendDecimal(_ value: Int64) {
-    bytes.append(atMost: 20) { out in
-      var at = 0
-      if value < 0 {
-        out[0] = UInt8(ascii: "-")
-        at = 1
-      }
-      var magnitude = value.magnitude
-      var digits = 1
-      var rest = magnitude
-      while rest >= 10 {
-        rest /= 10
-        digits &+= 1
-      }
-      let end = at &+ digits
-      var index = end
-      repeat {
-        index &-= 1
-        out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      return end
-    }
+    bytes.append(atMost: DecimalDigits.maximumCount) { DecimalDigits.write(value, into: $0) }
   }
 
   /// A JSON string: `"` and `\` escaped, tab, LF and CR as escapes, other C0 controls removed,

@@ -100,37 +100,30 @@ final class HeldClaims: @unchecked Sendable {
 /// ends. Read at the start of a claim's transaction (a few rows: one per claim in flight
 /// anywhere).
 struct LiveClaims {
-  private(set) var until: [Int64: Int64] = [:]
-
-  /// None.
-  init() {}
+  private var until: [Int64: Int64] = [:]
 
   /// The live claims of processes other than `owner` (nil: of every process, this one's too)
   /// at `clock`, read with `statement` (`SQLiteStatements.liveClaims`).
   init(reading statement: SQLiteStatement, clock: Int64, owner: String?) throws(StoreError) {
     statement.bind(1, clock)
     statement.bind(2, owner)
-    var claims = LiveClaims()
+    var until: [Int64: Int64] = [:]
     try statement.rows { row in
       let end = row.integer(1)
-      row.withBytes(0) { claims.add($0, end: end) }
+      row.withBytes(0) { json in
+        ClaimList.forEachID(in: json) { id in until[id] = max(until[id] ?? end, end) }
+      }
     }
-    self = claims
+    self.until = until
   }
 
-  var isEmpty: Bool { until.isEmpty }
+  /// How many rows are leased.
   var count: Int { until.count }
 
-  /// When another process's lease on the row `id` ends; nil when none holds it.
+  /// When a live lease read on the row `id` ends; nil when none holds it (no look-up at all
+  /// when none was read, the usual case of a process alone on its file).
   func leaseEnd(of id: Int64) -> Int64? {
     until.isEmpty ? nil : until[id]
-  }
-
-  /// Adds the ids of one claim's JSON array (`[1,2,3]`), its lease ending at `end`.
-  mutating func add(_ json: UnsafeBufferPointer<UInt8>, end: Int64) {
-    ClaimList.forEachID(in: json) { id in
-      until[id] = max(until[id] ?? end, end)
-    }
   }
 }
 

@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// A batch of names handed to one SQLite statement as JSON text (`json_each(?)`): a statement
 /// per batch instead of per source, since SQLite's cost per statement is above the cost of the
 /// row it changes. Written byte by byte: names are short, and the only escaping JSON needs is
@@ -15,19 +17,11 @@ struct SQLiteJSON {
     array(of: numbers, bytesEach: 8) { json, number in json.append(number) }
   }
 
-  /// A number's decimal digits, written in place (no string made for each).
+  /// A number's decimal digits (`DecimalDigits`: no string made for each).
   mutating func append(_ number: Int64) {
-    if number < 0 { bytes.append(UInt8(ascii: "-")) }
-    var value = number.magnitude
-    var digits: (UInt64, Int) = (1, 1)
-    while value / digits.0 >= 10 {
-      digits.0 *= 10
-      digits.1 += 1
-    }
-    for _ in 0..<digits.1 {
-      bytes.append(UInt8(ascii: "0") &+ UInt8(value / digits.0))
-      value %= digits.0
-      digits.0 /= 10
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalDigits.maximumCount) {
+      let count = DecimalDigits.write(number, into: $0.baseAddress!)
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count]))
     }
   }
 

@@ -25,7 +25,7 @@ extension SQLiteSubscriptionStore: ScheduleScanningStore {
       try session.connection.run(
         "SELECT id, source, next_check_at, next_check_reason FROM sources NOT INDEXED"
       ) { row in
-        if !foreign.isEmpty && foreign.leaseEnd(of: row.integer(0)) != nil { return }
+        if foreign.leaseEnd(of: row.integer(0)) != nil { return }
         let reason = row.withBytes(3) { CheckReason.parsing($0) }
         let next = row.integer(2)
         row.withBytes(1) { name in body(name, next, reason) }
