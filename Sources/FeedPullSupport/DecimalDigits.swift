@@ -3,12 +3,13 @@
 /// each was a visible cost.
 public enum DecimalDigits {
   /// The most bytes `write` writes: a sign and 19 digits.
-  public static let maximumCount = 20
+  @inlinable public static var maximumCount: Int { 20 }
 
   /// Writes `value` (with a leading `-` when negative) at `out`, which has room for
   /// `maximumCount` bytes; returns how many it wrote. The digits are counted first and written
-  /// from the last, in place: no reversal, no capacity check per digit.
-  @inline(__always)
+  /// from the last, in place: no reversal, no capacity check per digit. Inlinable: it is
+  /// called for every number of every output line, from other modules.
+  @inlinable @inline(__always)
   public static func write(_ value: Int64, into out: UnsafeMutablePointer<UInt8>) -> Int {
     var at = 0
     if value < 0 {
