@@ -30,7 +30,16 @@ import Testing
     }
   }
 
-  static let batch = Visits(names: (0..<1500).map { "https://u:p@example.com/\($0).xml" })
+  /// Mostly URLs with a password to mask; one empty name (its end has no `source`), and one
+  /// with bytes to escape.
+  static let batch = Visits(
+    names: (0..<1500).map {
+      switch $0 {
+      case 7: ""
+      case 8: "feeds/\"quoted\"\\back\tslash.xml"
+      default: "https://u:p@example.com/\($0).xml"
+      }
+    })
 
   /// A source streaming items around the batch, so that the text writer's turns are exercised.
   func around(_ sink: some PullRecordSink, batch: (any PullRecordSink) -> Void) {

@@ -309,6 +309,14 @@ struct JSONLineBuffer: ~Copyable {
     }
   }
 
+  /// Fields written beforehand (`UnpulledEndTemplate`'s), copied as they are, their commas
+  /// included: the field after them takes a comma when there were any.
+  mutating func appendFragment(_ fragment: UnsafeBufferPointer<UInt8>) {
+    guard !fragment.isEmpty else { return }
+    bytes.append(fragment)
+    needsComma = true
+  }
+
   /// One byte of JSON syntax.
   @inline(__always)
   mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
@@ -365,7 +373,7 @@ struct JSONLineBuffer: ~Copyable {
   /// the rest raw UTF-8, copied in runs between the bytes that need escaping. Text is most of
   /// every record, so the scan looks at eight bytes at a time (most words have nothing to
   /// escape).
-  private mutating func appendString(_ value: String) {
+  mutating func appendString(_ value: String) {
     // The contiguous view reads a native or small string in place; `withUTF8` needs a `var`,
     // and that copy cost a retain and a release per field.
     let done: Void? = value.utf8.withContiguousStorageIfAvailable { appendString(utf8: $0) }
