@@ -19,6 +19,26 @@ import Testing
     #expect(outcome.items.first?.title == "記事一")
   }
 
+  /// The declaration's `encoding`, as its grammar allows it to be written, and forms that name
+  /// nothing (read as UTF-8, as undeclared).
+  @Test(arguments: [
+    (#"<?xml version="1.0" encoding="ISO-8859-1"?>"#, "iso-8859-1"),
+    (#"<?xml version='1.0' encoding='windows-1252'?>"#, "windows-1252"),
+    ("<?xml version=\"1.0\"\r\n  encoding \t=\r\n 'koi8-r' ?>", "koi8-r"),
+    (#"<?xml encoding="iso-8859-2" version="1.0"?>"#, "iso-8859-2"),
+    (#"<?xml version="1.0" standalone="yes" encoding="iso-8859-5"?>"#, "iso-8859-5"),
+    (#"<?xml version="1.0" encoding=""?>"#, "utf-8"),
+    (#"<?xml version="1.0" encoding=iso-8859-1?>"#, "utf-8"),
+    (#"<?xml version="1.0" encoding="iso-8859-1?>"#, "utf-8"),
+    (#"<?xml version="1.0" encoding?>"#, "utf-8"),
+    (#"<?xml version="1.0"?>"#, "utf-8"),
+  ])
+  func declaredEncoding(declaration: String, name: String) throws {
+    let bytes = Array((declaration + "<rss version=\"2.0\"><channel/></rss>").utf8)
+    let decision = try #require(EncodingSniffer.decide(bytes, declaredCharset: nil, isFinal: true))
+    #expect(decision.name == name)
+  }
+
   /// Converting to UTF-8 first lets the byte repairs serve UTF-16 as well.
   @Test func htmlEntitiesRepairedInUTF16() {
     let text =

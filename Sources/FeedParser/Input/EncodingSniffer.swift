@@ -177,20 +177,42 @@ enum EncodingSniffer {
     return nil
   }
 
-  /// A pseudo-attribute of the XML declaration, quoted with ' or ".
-  private static func attribute(_ name: String, in declaration: ArraySlice<UInt8>) -> String? {
-    let text = String(decoding: declaration, as: UTF8.self)
-    guard let range = text.firstRange(of: name) else { return nil }
-    var rest = text[range.upperBound...].drop(while: {
-      $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r"
-    })
-    guard rest.first == "=" else { return nil }
-    rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-    guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-    rest = rest.dropFirst()
-    guard let close = rest.firstIndex(of: quote) else { return nil }
-    let value = String(rest[..<close])
-    return value.isEmpty ? nil : value
+  /// A pseudo-attribute of the XML declaration, quoted with ' or ", found in its bytes: the
+  /// first occurrence of `name`, white space (XML's: space, tab, CR, LF), `=`, white space, a
+  /// quoted value. Read as a `String` with `firstRange(of:)`, this was some 36,000
+  /// instructions a document, 6% of a pull of a thousand small feeds (callgrind).
+  private static func attribute(_ name: StaticString, in declaration: ArraySlice<UInt8>)
+    -> String?
+  {
+    name.withUTF8Buffer { name -> String? in
+      guard let first = name.first, declaration.count >= name.count else { return nil }
+      var index = declaration.startIndex
+      let lastStart = declaration.endIndex - name.count
+      while index <= lastStart {
+        if declaration[index] == first,
+          declaration[index..<index + name.count].elementsEqual(name)
+        {
+          break
+        }
+        index += 1
+      }
+      guard index <= lastStart else { return nil }
+      index += name.count
+      while index < declaration.endIndex, declaration[index].isXMLSpace { index += 1 }
+      guard index < declaration.endIndex, declaration[index] == UInt8(ascii: "=") else {
+        return nil
+      }
+      index += 1
+      while index < declaration.endIndex, declaration[index].isXMLSpace { index += 1 }
+      guard index < declaration.endIndex else { return nil }
+      let quote = declaration[index]
+      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+      index += 1
+      guard let close = declaration[index...].firstIndex(of: quote), close > index else {
+        return nil
+      }
+      return String(decoding: declaration[index..<close], as: UTF8.self)
+    }
   }
 
   private static func hasPrefix(_ bytes: [UInt8], at start: Int, _ prefix: [UInt8]) -> Bool {
