@@ -1,7 +1,8 @@
-/// Each distinct element's route, classified once per document. libxml2 interns names in the
-/// context's dictionary, so a name's address identifies it for the whole parse.
+/// Each distinct element's route, classified once per document (again only if it was evicted
+/// from its set, which is rare). libxml2 interns names in the context's dictionary, so a name's
+/// address identifies it for the whole parse.
 final class ElementRouteCache {
-  private struct ElementKey: Hashable {
+  private struct ElementKey {
     let localname: UnsafeRawPointer
     let uri: UnsafeRawPointer?
     let prefix: UnsafeRawPointer?
@@ -27,9 +28,7 @@ final class ElementRouteCache {
     }
   }
 
-  private var byKey: [ElementKey: FieldRoute] = [:]
-  /// In front of `byKey`: hashing every start tag's key (SipHash) cost more than a percent of
-  /// a parse. Two ways to each of 256 sets, the latest in front: a feed has a few dozen
+  /// The routes met, two ways to each of 256 sets, the latest in front: a feed has a few dozen
   /// distinct elements, and direct-mapped, two of them shared a slot in most documents (40
   /// names in 256 slots) and evicted each other item after item, how often depending on where
   /// libxml2's dictionary happened to put the names (0.4% of a podcast feed's parse moved
@@ -61,18 +60,17 @@ final class ElementRouteCache {
   private func miss(
     _ key: ElementKey, set: UnsafeMutablePointer<Entry>, prefix: UnsafePointer<UInt8>?
   ) -> FieldRoute {
-    let route: FieldRoute
-    if let known = byKey[key] {
-      route = known
-    } else {
-      let uri = key.uri?.assumingMemoryBound(to: UInt8.self)
-      let namespace = FeedNamespace.classify(
-        uri: uri.map { String(cString: $0) }, prefix: prefix.map { String(cString: $0) })
-      route = FeedElementTable.route(
-        namespace: namespace,
-        localName: String(cString: key.localname.assumingMemoryBound(to: UInt8.self)))
-      byKey[key] = route
-    }
+    // Classified again, not kept in a dictionary behind the sets as well: that dictionary,
+    // grown from empty in every document and hashed with SipHash, was about 22,000
+    // instructions a document, most of the cost of a small feed's misses (callgrind, a pull of
+    // 1,000 one-item feeds); an element evicted from its set costs a classification, some
+    // 500 instructions.
+    let uri = key.uri?.assumingMemoryBound(to: UInt8.self)
+    let namespace = FeedNamespace.classify(
+      uri: uri.map { String(cString: $0) }, prefix: prefix.map { String(cString: $0) })
+    let route = FeedElementTable.route(
+      namespace: namespace,
+      localName: String(cString: key.localname.assumingMemoryBound(to: UInt8.self)))
     set[1] = set[0]
     set[0] = Entry(localname: key.localname, uri: key.uri, prefix: key.prefix, route: route)
     return route
