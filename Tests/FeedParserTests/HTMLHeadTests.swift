@@ -161,6 +161,18 @@ import Testing
       // must wait for it (found by the fuzzer: in chunks of one byte it made a JSON Feed).
       ("{\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}", nil, .xml),
       ("{\u{0}\"\u{0}", nil, .xml),
+      // Where the bytes say nothing clear, the media type decides: read up to `;`, without
+      // white space, in any case.
+      ("x", "Text/HTML ; charset=utf-8", .html),
+      ("x", " application/feed+json", .json),
+      ("x", "APPLICATION/JSON;charset=utf-8", .json),
+      ("x", "application/json-seq", .xml),
+      ("x", "application/vnd.example.very-long-type+json", .xml),
+      ("x", "text/html-ish", .xml),
+      ("x", "", .xml),
+      ("<!-- c --> <head>", "text/html", .html),
+      ("<!-- an unclosed comment", "text/html", .html),
+      ("<?xml", "application/json", .json),
     ] as [(String, String?, DocumentFormat)])
   func formatDecision(_ text: String, _ contentType: String?, _ expected: DocumentFormat) {
     #expect(
