@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// Which parser a document needs: the XML feed parser, the JSON Feed reader, or the HTML head
 /// reader (feed discovery). The first bytes decide, past a byte order mark, white space, an XML
 /// declaration and comments: `{` is JSON; `<!doctype html` or `<html` is a page (XHTML too,
@@ -80,27 +82,16 @@ enum DocumentFormat: Equatable {
   private static let commentClosing = Array("-->".utf8)
 
   /// nil: `bytes` does not start with `open`; .some(nil): it does but `close` has not come
-  /// yet; .some(index): the index after `close`. The delimiters are made once, and `close` is
-  /// compared only where its first byte is: made for every call and compared at every byte,
-  /// they were most of the 11,000 instructions a document this sniffing cost (callgrind).
+  /// yet; .some(index): the index after `close`.
   private static func skipped(
     _ bytes: ArraySlice<UInt8>, opening open: [UInt8], closing close: [UInt8]
-  )
-    -> Int??
-  {
+  ) -> Int?? {
     guard bytes.count >= open.count else {
       return !bytes.isEmpty && open.starts(with: bytes) ? .some(nil) : nil
     }
     guard bytes.starts(with: open) else { return nil }
-    let first = close[0]
-    var index = bytes.startIndex + open.count
-    while index + close.count <= bytes.endIndex {
-      if bytes[index] == first, bytes[index..<index + close.count].elementsEqual(close) {
-        return .some(index + close.count)
-      }
-      index += 1
-    }
-    return .some(nil)
+    let rest = bytes[(bytes.startIndex + open.count)...]
+    return .some(ByteSearch.firstStart(of: close, in: rest).map { $0 + close.count })
   }
 
   private static func looksLikeFeedRoot(_ head: ArraySlice<UInt8>) -> Bool {
@@ -111,13 +102,8 @@ enum DocumentFormat: Equatable {
 
   private static func byType(_ type: DocumentFormat?) -> DocumentFormat? { type }
 
-  private static let htmlType = Array("text/html".utf8)
-  private static let jsonTypes = [
-    Array("application/json".utf8), Array("application/feed+json".utf8),
-  ]
-
-  /// The format a `Content-Type` names, read from its bytes up to `;`, without white space and
-  /// in lower case: no `String` made for it.
+  /// The format a `Content-Type` names, read from its bytes up to `;`, without white space,
+  /// in any case: no `String` made for it.
   private static func mediaType(_ contentType: String?) -> DocumentFormat? {
     guard let contentType else { return nil }
     var type: [UInt8] = []
@@ -127,10 +113,14 @@ enum DocumentFormat: Equatable {
       if isSpace(byte) { continue }
       // Longer than every type named here.
       if type.count == 24 { return nil }
-      type.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+      type.append(byte)
     }
-    if type == htmlType { return .html }
-    if jsonTypes.contains(type) { return .json }
+    if ASCIIWord.equalsIgnoringCase(type, "text/html") { return .html }
+    if ASCIIWord.equalsIgnoringCase(type, "application/json")
+      || ASCIIWord.equalsIgnoringCase(type, "application/feed+json")
+    {
+      return .json
+    }
     return nil
   }
 

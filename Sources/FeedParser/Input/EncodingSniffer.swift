@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// Decides a document's character encoding from its first bytes, before libxml2 sees any
 /// (docs/libraries.md: libxml2 lets the XML declaration beat a BOM, and UTF-8 declared ISO-8859-1
 /// comes out as silent mojibake). Order: a BOM; the byte pattern of `<?` in UTF-16/32
@@ -42,7 +44,7 @@ enum EncodingSniffer {
         if !isFinal && bytes.count < declarationWindow { return nil }
         return settle(http: declaredCharset, declared: nil, bytes, skip: start, isFinal: true)
       }
-      declared = attribute("encoding", in: bytes[start..<end])
+      declared = attribute(encodingName, in: bytes[start..<end])
       skip = start
       // The declaration has done its work here; libxml2 would only re-read the encoding name
       // and reject forms it does not accept ("437"), though the encoding is forced anyway.
@@ -107,7 +109,7 @@ enum EncodingSniffer {
       return EncodingDecision(name: "ibm037", skip: 0)
     }
     let translated = bytes[...end].map { ebcdicToASCII[$0] ?? UInt8(ascii: "?") }
-    let name = attribute("encoding", in: translated[...]).flatMap(CharsetNames.canonical)
+    let name = attribute(encodingName, in: translated[...]).flatMap(CharsetNames.canonical)
     return EncodingDecision(name: name ?? "ibm037", skip: 0)
   }
 
@@ -179,41 +181,27 @@ enum EncodingSniffer {
 
   /// A pseudo-attribute of the XML declaration, quoted with ' or ", found in its bytes: the
   /// first occurrence of `name`, white space (XML's: space, tab, CR, LF), `=`, white space, a
-  /// quoted value. Read as a `String` with `firstRange(of:)`, this was some 36,000
-  /// instructions a document, 6% of a pull of a thousand small feeds (callgrind).
-  private static func attribute(_ name: StaticString, in declaration: ArraySlice<UInt8>)
-    -> String?
-  {
-    name.withUTF8Buffer { name -> String? in
-      guard let first = name.first, declaration.count >= name.count else { return nil }
-      var index = declaration.startIndex
-      let lastStart = declaration.endIndex - name.count
-      while index <= lastStart {
-        if declaration[index] == first,
-          declaration[index..<index + name.count].elementsEqual(name)
-        {
-          break
-        }
-        index += 1
-      }
-      guard index <= lastStart else { return nil }
-      index += name.count
-      while index < declaration.endIndex, declaration[index].isXMLSpace { index += 1 }
-      guard index < declaration.endIndex, declaration[index] == UInt8(ascii: "=") else {
-        return nil
-      }
-      index += 1
-      while index < declaration.endIndex, declaration[index].isXMLSpace { index += 1 }
-      guard index < declaration.endIndex else { return nil }
-      let quote = declaration[index]
-      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
-      index += 1
-      guard let close = declaration[index...].firstIndex(of: quote), close > index else {
-        return nil
-      }
-      return String(decoding: declaration[index..<close], as: UTF8.self)
+  /// quoted value.
+  private static func attribute(_ name: [UInt8], in declaration: ArraySlice<UInt8>) -> String? {
+    guard var index = ByteSearch.firstStart(of: name, in: declaration) else { return nil }
+    index += name.count
+    while index < declaration.endIndex, declaration[index].isXMLSpace { index += 1 }
+    guard index < declaration.endIndex, declaration[index] == UInt8(ascii: "=") else {
+      return nil
     }
+    index += 1
+    while index < declaration.endIndex, declaration[index].isXMLSpace { index += 1 }
+    guard index < declaration.endIndex else { return nil }
+    let quote = declaration[index]
+    guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+    index += 1
+    guard let close = declaration[index...].firstIndex(of: quote), close > index else {
+      return nil
+    }
+    return String(decoding: declaration[index..<close], as: UTF8.self)
   }
+
+  private static let encodingName = Array("encoding".utf8)
 
   private static func hasPrefix(_ bytes: [UInt8], at start: Int, _ prefix: [UInt8]) -> Bool {
     guard bytes.count - start >= prefix.count else { return false }

@@ -1,3 +1,5 @@
+import FeedPullSupport
+
 /// The JSON of an `end` record's fields that do not vary between ends not pulled (`"type":"end"`,
 /// `"ok":true`, the zero counts), made once by the writer of every end and kept as the bytes
 /// before and after the source's quoted value. Both are never freed: read for every such end,
@@ -16,10 +18,11 @@ struct UnpulledEndTemplate: @unchecked Sendable {
     write(marker, &buffer)
     let bytes = buffer.bytes.array
     let quoted = Array("\"\(marker)\"".utf8)
-    let starts = bytes.indices.filter { bytes[$0...].starts(with: quoted) }
-    precondition(starts.count == 1, "the source is written once, as it is given")
-    beforeSource = Self.kept(bytes[..<starts[0]])
-    afterSource = Self.kept(bytes[(starts[0] + quoted.count)...])
+    guard let start = ByteSearch.firstStart(of: quoted, in: bytes[...]),
+      ByteSearch.firstStart(of: quoted, in: bytes[(start + 1)...]) == nil
+    else { preconditionFailure("the source is written once, as it is given") }
+    beforeSource = Self.kept(bytes[..<start])
+    afterSource = Self.kept(bytes[(start + quoted.count)...])
   }
 
   private static func kept(_ bytes: ArraySlice<UInt8>) -> UnsafeBufferPointer<UInt8> {

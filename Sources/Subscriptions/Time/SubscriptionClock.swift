@@ -56,8 +56,7 @@ extension Duration {
   /// schedule's `popDue` and each skipped `end`'s `next_check_at`; callgrind). Clamped, not
   /// trapping, beyond `Int64`'s seconds (some 292 billion years).
   public var wholeSeconds: Int64 {
-    let (seconds, rest) = attoseconds.quotientAndRemainder(
-      dividingBy: 1_000_000_000_000_000_000)
+    let (seconds, rest) = secondsAndAttoseconds
     return Int64(clamping: rest < 0 ? seconds - 1 : seconds)
   }
 
@@ -66,8 +65,12 @@ extension Duration {
 
   /// As a `Double` of seconds (for a database's `double precision` and dispatch's timers).
   var inSeconds: Double {
-    let (seconds, rest) = attoseconds.quotientAndRemainder(
-      dividingBy: 1_000_000_000_000_000_000)
+    let (seconds, rest) = secondsAndAttoseconds
     return Double(seconds) + Double(rest) / 1e18
+  }
+
+  /// The seconds (towards zero) and the attoseconds left, by one 128-bit division.
+  private var secondsAndAttoseconds: (Int128, Int128) {
+    attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000_000)
   }
 }

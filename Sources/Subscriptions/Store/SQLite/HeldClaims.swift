@@ -14,6 +14,8 @@ final class HeldClaims: @unchecked Sendable {
     let rows: [Int64]
     var held: [Bool]
     var holding: Int
+    /// Listed in `changed`, waiting for the next `flush`.
+    var isChanged = false
 
     init(names: [String], rows: [Int64]) {
       self.names = names
@@ -28,7 +30,7 @@ final class HeldClaims: @unchecked Sendable {
   /// fraction of what a URL does.
   private var places: [Int64: (claim: Int64, place: Int)] = [:]
   private var claims: [Int64: Claim] = [:]
-  /// Claims whose lists changed since the last `flush`.
+  /// Claims whose lists changed since the last `flush`, each once.
   private var changed: [Int64] = []
 
   /// Notes a claim just written: `rows` (the sources' row ids) of `names`, in order. A source
@@ -71,7 +73,10 @@ final class HeldClaims: @unchecked Sendable {
     guard let claim = claims[held.claim], claim.held[held.place] else { return }
     claim.held[held.place] = false
     claim.holding -= 1
-    if changed.last != held.claim { changed.append(held.claim) }
+    if !claim.isChanged {
+      claim.isChanged = true
+      changed.append(held.claim)
+    }
   }
 
   /// The claims changed since the last call, each with the row ids it still holds (empty: the
@@ -79,8 +84,9 @@ final class HeldClaims: @unchecked Sendable {
   func flush() -> [(claim: Int64, rows: [Int64])] {
     guard !changed.isEmpty else { return [] }
     var result: [(claim: Int64, rows: [Int64])] = []
-    for id in changed where !result.contains(where: { $0.claim == id }) {
+    for id in changed {
       guard let claim = claims[id] else { continue }
+      claim.isChanged = false
       if claim.holding == 0 {
         claims[id] = nil
         result.append((id, []))
