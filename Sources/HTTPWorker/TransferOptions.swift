@@ -1,4 +1,5 @@
 import CCurl
+import FeedPullSupport
 
 /// The libcurl options every transfer gets, from its `TransferRequest` (docs/format.md, options)
 /// and the worker's network policy (docs/security.md).
@@ -15,13 +16,13 @@ enum TransferOptions {
   ) {
     if !reused { applyShared(policy, to: easy) }
     easy.set(CURLOPT_URL, request.url)
-    let timeout = request.timeout.seconds
+    let timeout = request.timeout.inSeconds
     easy.set(CURLOPT_TIMEOUT_MS, timeout > 0 ? milliseconds(timeout) : 0)
     // 0 is curl's default: 300 s.
-    let connectTimeout = request.connectTimeout.seconds
+    let connectTimeout = request.connectTimeout.inSeconds
     easy.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout > 0 ? milliseconds(connectTimeout) : 0)
     // A server that stops sending fails well before a long overall timeout would notice.
-    let window = min(timeout > 0 ? timeout : .infinity, request.lowSpeedTime.seconds)
+    let window = min(timeout > 0 ? timeout : .infinity, request.lowSpeedTime.inSeconds)
     let watchesSpeed = window > 0 && window.isFinite
     easy.set(CURLOPT_LOW_SPEED_LIMIT, watchesSpeed ? 1 : 0)
     easy.set(CURLOPT_LOW_SPEED_TIME, watchesSpeed ? Int(window.rounded(.up)) : 0)
@@ -33,10 +34,10 @@ enum TransferOptions {
     // The validators are the server's own words from an earlier response; one with a CR, LF
     // or NUL byte would end its line early, so it is left out (the request goes unconditional).
     if let etag = request.ifNoneMatch, RequestHeaderCheck.forbiddenByte(in: etag) == nil {
-      headers.append("If-None-Match: \(etag)")
+      headers.append("If-None-Match: " + etag)
     }
     if let date = request.ifModifiedSince, RequestHeaderCheck.forbiddenByte(in: date) == nil {
-      headers.append("If-Modified-Since: \(date)")
+      headers.append("If-Modified-Since: " + date)
     }
     for header in request.headers {
       headers.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")

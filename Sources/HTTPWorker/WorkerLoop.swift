@@ -1,4 +1,5 @@
 import CCurl
+import FeedPullSupport
 import Foundation
 
 /// Everything the worker thread owns: the curl multi handle, the socket pump, the queue of
@@ -185,7 +186,7 @@ final class WorkerLoop {
         start(transfer)
       case .waitUntil(let time):
         let delay = time - clockOrigin.duration(to: .now)
-        admissionTimer?.fireDate = Date(timeIntervalSinceNow: max(0, delay.seconds))
+        admissionTimer?.fireDate = Date(timeIntervalSinceNow: max(0, delay.inSeconds))
         return
       case .waitForAnEnd, .idle:
         admissionTimer?.fireDate = .distantFuture
@@ -375,12 +376,3 @@ private struct WorkerLoopReference: @unchecked Sendable {
 }
 
 @available(*, unavailable) extension WorkerLoop: Sendable {}
-
-extension Duration {
-  /// The duration in seconds, for Foundation's `Date` arithmetic.
-  var seconds: Double {
-    // `components` divides a 128-bit count each time it is read: once, not twice.
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
-  }
-}

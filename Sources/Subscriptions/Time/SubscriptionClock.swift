@@ -47,30 +47,3 @@ public struct SubscriptionClock: Sendable {
     return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
   }
 }
-
-extension Duration {
-  /// Whole seconds, rounded down (for a moment: whole seconds since 1970, as stores keep it).
-  ///
-  /// One division of the 128-bit count of attoseconds: `components` cost about 300
-  /// instructions, and a `--due` pass over a million names read this twice a name (the
-  /// schedule's `popDue` and each skipped `end`'s `next_check_at`; callgrind). Clamped, not
-  /// trapping, beyond `Int64`'s seconds (some 292 billion years).
-  public var wholeSeconds: Int64 {
-    let (seconds, rest) = secondsAndAttoseconds
-    return Int64(clamping: rest < 0 ? seconds - 1 : seconds)
-  }
-
-  /// This duration cut to whole seconds (rounded down).
-  public var inWholeSeconds: Duration { .seconds(wholeSeconds) }
-
-  /// As a `Double` of seconds (for a database's `double precision` and dispatch's timers).
-  var inSeconds: Double {
-    let (seconds, rest) = secondsAndAttoseconds
-    return Double(seconds) + Double(rest) / 1e18
-  }
-
-  /// The seconds (towards zero) and the attoseconds left, by one 128-bit division.
-  private var secondsAndAttoseconds: (Int128, Int128) {
-    attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000_000)
-  }
-}
