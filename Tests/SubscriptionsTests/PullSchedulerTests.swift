@@ -64,6 +64,18 @@ import Testing
     return configuration
   }
 
+  /// A pass whose claims grow with the rate of ends; no lease renewal, so that only claims
+  /// and starts show.
+  static func growing(slots: Int, claimAtLeast: Int, claimAtMost: Int, span: Int64)
+    -> PullScheduler.Configuration
+  {
+    var configuration = pass(slots: slots, claimAtLeast: claimAtLeast)
+    configuration.claimAtMost = claimAtMost
+    configuration.claimSpan = .seconds(span)
+    configuration.leaseRenewal = nil
+    return configuration
+  }
+
   static func watch(slots: Int = 2) -> PullScheduler.Configuration {
     var configuration = pass(slots: slots)
     configuration.watch = true
@@ -152,6 +164,29 @@ import Testing
         at(1, ended("d"), ["start f", "claim i,j,k,l all limit 4"]),
         at(1, granted("i", "j", "k", "l"), []),
         at(2, ended("e"), ["start g"]),
+      ]),
+    Case(
+      name: "claims grow with the rate of ends, up to claimAtMost, and shrink when ends slow",
+      configuration: growing(slots: 2, claimAtLeast: 2, claimAtMost: 5, span: 2),
+      names: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p"],
+      steps: [
+        at(0, .start, ["claim a,b,c,d all limit 4"]),
+        at(0, granted("a", "b", "c", "d"), ["start a", "start b"]),
+        at(0.5, ended("a"), ["start c"]),
+        // Two ends in half a second: eight in the 2 s span, five at most: a window of ten.
+        at(0.5, ended("b"), ["start d", "claim e,f,g,h,i,j,k,l all limit 8"]),
+        at(0.5, granted("e", "f", "g", "h", "i", "j", "k", "l"), []),
+        at(4, ended("c"), ["start e"]),
+        at(4, ended("d"), ["start f"]),
+        at(8, ended("e"), ["start g"]),
+        at(8, ended("f"), ["start h"]),
+        at(12, ended("g"), ["start i"]),
+        // Half the window free, but six ends in 11.5 s fill no more than the least claim: the
+        // window is four again, and four are held.
+        at(12, ended("h"), ["start j"]),
+        at(16, ended("i"), ["start k"]),
+        at(16, ended("j"), ["start l", "claim m,n,o,p all limit 2"]),
+        at(16, granted("m", "n"), []),
       ]),
     Case(
       name: "every due source: claims of at least claimAtLeast, as the window frees by half",

@@ -48,12 +48,21 @@ public final class SubscriptionRun: Sendable {
     /// Pulls at once; nil: the puller's transfer limit.
     public var transfersAtOnce: Int?
     /// Sources claimed per claim at least, when that many are left: the run holds leases on
-    /// up to twice this (or twice the pulls at once, when more). A claim is one write
+    /// up to twice a claim (or twice the pulls at once, when more). A claim is one write
     /// transaction, and in a shared SQLite file each rewrites whole pages of the indexes: with
     /// claims of a slot's worth (8 sources at the default `-j`), a first pull of 1,000 sources
     /// wrote 5.9 times the state it left to the log, with 32 a claim 3.4 times. Lower it to
     /// spread a short pass more evenly over many workers; raise it for fewer transactions.
     public var claimAtLeast = 32
+    /// Sources claimed per claim at most: claims grow from `claimAtLeast` towards this while
+    /// pulls end fast enough that a claim's sources last less than `claimSpan` (a pass of 304s
+    /// from a near server: claims of 32 cost it a store transaction and two wake-ups of the
+    /// store's thread every few milliseconds; grown, 10,000 sources take 47 claims, not 312). Slow
+    /// sources keep claims near `claimAtLeast`, so workers sharing a pass still share its end.
+    /// Set it to `claimAtLeast` for claims of one size.
+    public var claimAtMost = 256
+    /// How long one claim's sources should last at the rate pulls have been ending.
+    public var claimSpan: Duration = .milliseconds(250)
     /// The time the schedule runs on (the system's; a test sets another).
     public var clock = SubscriptionClock.system
     /// A pass whose store stays unreachable this long gives up with its error.
@@ -166,6 +175,8 @@ public final class SubscriptionRun: Sendable {
     setup.force = configuration.options.force
     setup.slots = configuration.transfersAtOnce ?? puller.configuration.maxConcurrentTransfers
     setup.claimAtLeast = configuration.claimAtLeast
+    setup.claimAtMost = configuration.claimAtMost
+    setup.claimSpan = configuration.claimSpan
     setup.unconditionalEvery = configuration.options.unconditionalEvery
     setup.maxInterval = configuration.options.schedule.maxInterval
     setup.retryUnrecorded = configuration.options.schedule.minInterval

@@ -19,8 +19,9 @@ import FeedPullSupport
 ///   watch then sleeps until the store's next claimable moment.
 ///
 /// Rules that hold in every configuration: never more than `slots` pulls at once and never more
-/// than as many again claimed and waiting (or `2 × claimAtLeast` held in all, when that is
-/// more), so a claim takes sources a few at a time and several processes share a pass; a
+/// than as many again claimed and waiting (or twice the claim size held in all, when that is
+/// more: `claimAtLeast`, grown up to `claimAtMost` while ends come fast enough to fill
+/// `claimSpan`), so a claim takes sources a few at a time and several processes share a pass; a
 /// source that is gone (410) or whose host asked to wait (Retry-After, also one received
 /// during this run) is not requested (unless `force`) but postponed; leases
 /// held are renewed every third of their length; a store that fails is asked again after a
@@ -46,6 +47,15 @@ struct PullScheduler: Sendable {
     /// A claim is a write transaction of the store, whose cost (the pages of its indexes it
     /// rewrites) grows with the transactions more than with the sources in each.
     var claimAtLeast = 1
+    /// Sources granted per claim at most: a claim grows from `claimAtLeast` to as many as
+    /// ended in `claimSpan` at the rate they ended since the previous claim. A pass of 304s ends
+    /// a source every tenth of a millisecond, and claims of 32 cost it a claim transaction and
+    /// two wake-ups of the store's thread every 3 ms; a pass of slow sources (or one that many
+    /// workers share) keeps claims small, so that no worker holds a long tail at the end.
+    /// At most `claimAtLeast` (the default here): claims of a fixed size.
+    var claimAtMost = 1
+    /// How long the sources of one claim should last at the rate ends came.
+    var claimSpan: Duration = .milliseconds(250)
     /// A source is pulled without validators when its last such pull is this old.
     var unconditionalEvery: Duration = .seconds(86_400)
     /// How far a gone source is postponed.
@@ -128,6 +138,7 @@ struct PullScheduler: Sendable {
     configuration.slots = max(1, configuration.slots)
     configuration.claimBatch = max(1, configuration.claimBatch)
     configuration.claimAtLeast = max(1, configuration.claimAtLeast)
+    configuration.claimAtMost = max(configuration.claimAtLeast, configuration.claimAtMost)
     if configuration.watch { configuration.onlyDue = true }
     self.configuration = configuration
     self.names = names
@@ -138,8 +149,12 @@ struct PullScheduler: Sendable {
   }
 
   /// Sources held at once: pulled, and claimed and waiting (as many again as the slots, or
-  /// more for `claimAtLeast`).
-  private let window: Int
+  /// twice the claim size when that is more; see `claimWindow`).
+  private var window: Int
+  /// Pulls ended since the last claim, and when it was asked (elapsed time): the rate that
+  /// sizes the next claim.
+  private var endsSinceClaim = 0
+  private var lastClaimAt: Duration?
 
   /// Whether to claim more now. Claimed a slot's worth at a time, a claim (one write
   /// transaction) per source would be most of what a source costs the store: the window is
@@ -339,6 +354,7 @@ struct PullScheduler: Sendable {
 
   private mutating func ended(_ end: PullEnd, now: Duration, _ actions: inout [SchedulerAction]) {
     guard leave(end.source, Self.pullingMark | Self.recordingMark) else { return }
+    endsSinceClaim += 1
     if let hold = end.hostHold { self.hold(hold.host, until: hold.until) }
     // The store knows this end's next check now: ask it again before sleeping.
     if !configuration.named && !askingStore { storeCheckAt = nil }
@@ -515,7 +531,12 @@ struct PullScheduler: Sendable {
     guard pending == nil else { return }
     if let trouble, trouble.retryAt > time.elapsed { return }
     guard roomToClaim else { return }
-    let want = window - readyCount - inFlightCount
+    let sized = claimWindow(elapsed: time.elapsed)
+    // Shrunk at once (ends slowed), so that `roomToClaim`, and the wake armed by it, agree:
+    // nothing is claimed until what is held fits in it again.
+    if sized < window { window = sized }
+    let want = sized - readyCount - inFlightCount
+    guard want > 0 else { return }
     if configuration.named {
       var asked: [(id: Int, due: Duration)] = []
       var askedNames: [String] = []
@@ -530,6 +551,7 @@ struct PullScheduler: Sendable {
         askedNames.append(name)
       }
       guard !asked.isEmpty else { return }
+      claimSent(window: sized, elapsed: time.elapsed)
       pending = .named(asked, names: askedNames, grantLimit: want)
       actions.append(.claim(askedNames, dueOnly: configuration.onlyDue, grantLimit: want))
       return
@@ -545,8 +567,29 @@ struct PullScheduler: Sendable {
       storeCheckAt = nil
       exhausted = false
     }
+    claimSent(window: sized, elapsed: time.elapsed)
     pending = .due(limit: want)
     actions.append(.claimDue(limit: want))
+  }
+
+  /// The window for a claim asked now: twice as many sources as ended in `claimSpan` at the
+  /// rate pulls ended since the previous claim (between `claimAtLeast` and `claimAtMost`), or
+  /// twice the slots when that is more. Measured from claim to claim only, so an idle watch
+  /// that wakes claims at `claimAtLeast`.
+  private func claimWindow(elapsed now: Duration) -> Int {
+    guard configuration.claimAtMost > configuration.claimAtLeast, let last = lastClaimAt,
+      now > last
+    else { return window }
+    let fitting = Double(endsSinceClaim) * (configuration.claimSpan / (now - last))
+    let size = Int(min(Double(configuration.claimAtMost), fitting.rounded(.down)))
+    return max(2 * configuration.slots, 2 * max(configuration.claimAtLeast, size))
+  }
+
+  /// A claim was asked with `window`: the rate of ends is measured again from now.
+  private mutating func claimSent(window: Int, elapsed now: Duration) {
+    self.window = window
+    lastClaimAt = now
+    endsSinceClaim = 0
   }
 
   private mutating func renew(elapsed now: Duration, _ actions: inout [SchedulerAction]) {
