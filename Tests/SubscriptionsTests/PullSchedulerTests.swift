@@ -54,6 +54,10 @@ import Testing
     .pullEnded(PullEnd(source: source, nextCheckAt: moment(next), reason: reason, gone: false))
   }
 
+  static func transferEnded(_ source: String) -> SchedulerEvent {
+    .transferEnded(source: source, hostHold: nil)
+  }
+
   static func pass(slots: Int = 2, onlyDue: Bool = false, claimAtLeast: Int = 1)
     -> PullScheduler.Configuration
   {
@@ -187,6 +191,27 @@ import Testing
         at(16, ended("i"), ["start k"]),
         at(16, ended("j"), ["start l", "claim m,n,o,p all limit 2"]),
         at(16, granted("m", "n"), []),
+      ]),
+    Case(
+      name: "the claims' rate counts an end once, when its transfer ends, not at its record",
+      configuration: growing(slots: 2, claimAtLeast: 2, claimAtMost: 8, span: 1),
+      names: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"],
+      steps: [
+        at(0, .start, ["claim a,b,c,d all limit 4"]),
+        at(0, granted("a", "b", "c", "d"), ["start a", "start b"]),
+        at(0.5, transferEnded("a"), ["start c"]),
+        // Two ends in half a second: four in the 1 s span, a window of eight.
+        at(0.5, transferEnded("b"), ["start d", "claim e,f,g,h,i,j all limit 6"]),
+        at(0.5, granted("e", "f", "g", "h", "i", "j"), []),
+        // Recorded: not counted again.
+        at(0.6, ended("a"), []),
+        at(0.6, ended("b"), []),
+        at(2.5, transferEnded("c"), ["start e"]),
+        at(2.5, transferEnded("d"), ["start f"]),
+        at(2.5, transferEnded("e"), ["start g"]),
+        // Half the window free; four ends in two seconds are two in the span, the least claim:
+        // the window shrinks to four, which the four held fill (six counted would claim two).
+        at(2.5, transferEnded("f"), ["start h"]),
       ]),
     Case(
       name: "every due source: claims of at least claimAtLeast, as the window frees by half",

@@ -57,7 +57,7 @@ public final class SubscriptionRun: Sendable {
     /// Sources claimed per claim at most: claims grow from `claimAtLeast` towards this while
     /// pulls end fast enough that a claim's sources last less than `claimSpan` (a pass of 304s
     /// from a near server: claims of 32 cost it a store transaction and two wake-ups of the
-    /// store's thread every few milliseconds; grown, 10,000 sources take 47 claims, not 312). Slow
+    /// store's thread every few milliseconds; grown, 10,000 sources take 39 claims, not 312). Slow
     /// sources keep claims near `claimAtLeast`, so workers sharing a pass still share its end.
     /// Set it to `claimAtLeast` for claims of one size.
     public var claimAtMost = 256

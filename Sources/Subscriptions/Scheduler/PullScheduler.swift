@@ -151,8 +151,8 @@ struct PullScheduler: Sendable {
   /// Sources held at once: pulled, and claimed and waiting (as many again as the slots, or
   /// twice the claim size when that is more; see `claimWindow`).
   private var window: Int
-  /// Pulls ended since the last claim, and when it was asked (elapsed time): the rate that
-  /// sizes the next claim.
+  /// Pulls ended since the last claim (their transfers over), and when it was asked (elapsed
+  /// time): the rate that sizes the next claim.
   private var endsSinceClaim = 0
   private var lastClaimAt: Duration?
 
@@ -213,6 +213,9 @@ struct PullScheduler: Sendable {
       heldByConsumer = false
     case .transferEnded(let source, let hostHold):
       guard moveToRecording(source) else { break }
+      // The rate that sizes claims counts ends as slots free, not as their records are
+      // written: those wait for a group commit, and a claim asked meanwhile saw too few.
+      endsSinceClaim += 1
       if let hostHold { hold(hostHold.host, until: hostHold.until) }
     case .pullEnded(let end):
       ended(end, now: now, &actions)
@@ -353,8 +356,11 @@ struct PullScheduler: Sendable {
   // MARK: - Ends
 
   private mutating func ended(_ end: PullEnd, now: Duration, _ actions: inout [SchedulerAction]) {
+    let inFlightBefore = inFlightCount
     guard leave(end.source, Self.pullingMark | Self.recordingMark) else { return }
-    endsSinceClaim += 1
+    // Counted for the claims' rate when its transfer ended (`transferEnded`), or now when it
+    // went from in flight to ended at once.
+    if inFlightCount < inFlightBefore { endsSinceClaim += 1 }
     if let hold = end.hostHold { self.hold(hold.host, until: hold.until) }
     // The store knows this end's next check now: ask it again before sleeping.
     if !configuration.named && !askingStore { storeCheckAt = nil }
