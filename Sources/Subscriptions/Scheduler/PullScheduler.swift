@@ -142,7 +142,7 @@ struct PullScheduler: Sendable {
     if configuration.watch { configuration.onlyDue = true }
     self.configuration = configuration
     self.names = names
-    window = max(2 * configuration.slots, 2 * configuration.claimAtLeast)
+    window = Self.window(configuration, claims: configuration.claimAtLeast)
     claimSize = min(window, configuration.claimBatch)
     marks = Array(repeating: 0, count: names.count)
     if configuration.named { schedule.setAllDue(names.count) }
@@ -586,9 +586,16 @@ struct PullScheduler: Sendable {
     guard configuration.claimAtMost > configuration.claimAtLeast, let last = lastClaimAt,
       now > last
     else { return window }
-    let fitting = Double(endsSinceClaim) * (configuration.claimSpan / (now - last))
-    let size = Int(min(Double(configuration.claimAtMost), fitting.rounded(.down)))
-    return max(2 * configuration.slots, 2 * max(configuration.claimAtLeast, size))
+    let fitting =
+      Double(endsSinceClaim) * configuration.claimSpan.inSeconds / (now - last).inSeconds
+    return Self.window(
+      configuration, claims: Int(min(Double(configuration.claimAtMost), fitting.rounded(.down))))
+  }
+
+  /// The sources held at once for claims of `size`: twice a claim (never below
+  /// `claimAtLeast`), or twice the slots when that is more.
+  private static func window(_ configuration: Configuration, claims size: Int) -> Int {
+    max(2 * configuration.slots, 2 * max(configuration.claimAtLeast, size))
   }
 
   /// A claim was asked with `window`: the rate of ends is measured again from now.
