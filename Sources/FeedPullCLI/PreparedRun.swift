@@ -45,7 +45,7 @@ struct PreparedRun {
     var configuration = options.pull
     if configuration.trust == TLSTrust() {
       // Neither --cacert, --capath nor -k: the CA variables, as curl's command reads them.
-      configuration.trust = TLSTrust.fromEnvironment(ProcessInfo.processInfo.environment)
+      configuration.trust = TLSTrust.fromEnvironment(environmentVariable)
     }
     if !configuration.trust.verifiesPeer && options.verbosity != .quiet {
       printError(

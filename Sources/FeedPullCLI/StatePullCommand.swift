@@ -64,7 +64,7 @@ struct StatePullCommand {
   /// the run (tests move time with it): fixed for a pass, moving on with real time from there
   /// for a watch (a fixed time would never let anything become due).
   static func clock(watching: Bool) -> SubscriptionClock {
-    guard let text = ProcessInfo.processInfo.environment["FEEDPULL_NOW"], let start = Int64(text)
+    guard let text = environmentVariable("FEEDPULL_NOW"), let start = Int64(text)
     else { return .system }
     return watching ? .starting(at: .seconds(start)) : .fixed(at: .seconds(start))
   }

@@ -1,4 +1,3 @@
-import Foundation
 import Subscriptions
 
 /// The store `--state` names (`StoreLocation`: a PostgreSQL URI or a SQLite file), its lease from
@@ -10,7 +9,7 @@ func openStore(_ location: String, create: Bool = true, readOnly: Bool = false) 
   var options = StoreLocation.Options()
   options.create = create
   options.readOnly = readOnly
-  if let seconds = ProcessInfo.processInfo.environment["FEEDPULL_LEASE"].flatMap(Double.init),
+  if let seconds = environmentVariable("FEEDPULL_LEASE").flatMap(Double.init),
     seconds > 0
   {
     options.lease = .milliseconds(Int64(seconds * 1000))

@@ -11,7 +11,7 @@ import Testing
   final class Marker: Sendable {}
 
   @Test func readsRunOnceInOrder() {
-    let pool = LocalReaderPool(width: 1)
+    let pool = LocalReaderPool(maxWidth: 1)
     let done = DispatchGroup()
     let order = TSanVisibleMutex<[Int]>([])
     for index in 0..<500 {
@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test func aReadThatRanIsLetGoWhileOthersWait() {
-    let pool = LocalReaderPool(width: 1)
+    let pool = LocalReaderPool(maxWidth: 1)
     weak var weakMarker: Marker?
     let thirdStarted = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)

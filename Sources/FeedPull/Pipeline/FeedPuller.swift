@@ -48,12 +48,7 @@ public final class FeedPuller: Sendable {
     workerConfiguration.allowsDowngrade = configuration.allowsDowngrade
     workerConfiguration.netrc = configuration.netrc
     worker = try ConnectionWorker(configuration: workerConfiguration)
-    // Reading files is CPU work, not waiting: more readers than cores only thrash the caches
-    // (bench/README.md).
-    localReaders = LocalReaderPool(
-      width: min(
-        max(1, configuration.maxConcurrentTransfers),
-        ProcessInfo.processInfo.activeProcessorCount))
+    localReaders = LocalReaderPool(maxWidth: configuration.maxConcurrentTransfers)
   }
 
   /// Cancels what is in flight (each running source ends `cancelled`) and stops the worker

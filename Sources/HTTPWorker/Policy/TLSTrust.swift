@@ -31,8 +31,14 @@ public struct TLSTrust: Sendable, Hashable {
   /// `CURL_CA_BUNDLE`, else `SSL_CERT_DIR`, else `SSL_CERT_FILE` (the first set wins; the
   /// others are then not read), else the system's. libcurl reads none of these itself.
   public static func fromEnvironment(_ environment: [String: String]) -> TLSTrust {
+    fromEnvironment { environment[$0] }
+  }
+
+  /// The same, reading each variable through `variable` (`getenv`, without copying the whole
+  /// environment as `ProcessInfo.environment` does).
+  public static func fromEnvironment(_ variable: (String) -> String?) -> TLSTrust {
     func value(_ name: String) -> String? {
-      environment[name].flatMap { $0.isEmpty ? nil : $0 }
+      variable(name).flatMap { $0.isEmpty ? nil : $0 }
     }
     if let bundle = value("CURL_CA_BUNDLE") { return TLSTrust(caFile: bundle) }
     if let directory = value("SSL_CERT_DIR") { return TLSTrust(caDirectory: directory) }
