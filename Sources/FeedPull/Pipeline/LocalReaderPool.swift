@@ -1,7 +1,7 @@
 import FeedPullSupport
 import Foundation
 
-/// Runs local-source reads on at most `width` threads, in the order they were added. A thread
+/// Runs local-source reads on at most `maxWidth` threads, in the order they were added. A thread
 /// per source (the first design) started a thousand threads for a thousand files, each only to
 /// wait its turn; here a reader thread takes the next read when it finishes one and ends when
 /// none is left. Reading files is CPU work, not waiting: more readers than cores only thrash
