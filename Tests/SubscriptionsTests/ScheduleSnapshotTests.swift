@@ -76,6 +76,53 @@ import Testing
     #expect(snapshot.answeredFromScan == (0..<Self.count).filter { $0 % 7 >= 3 }.count)
   }
 
+  /// A list in another order than the store's rows: the scan passes no claim's sources before
+  /// it ends, so every claim but the first waits for its end, and the answers are the same.
+  @Test func aListInAnotherOrderThanTheStoresIsAnsweredTheSame() throws {
+    let (directPath, listed) = try Self.makeState()
+    let (scannedPath, _) = try Self.makeState()
+    let names = Array(listed.reversed())
+    let direct = try SQLiteSubscriptionStore(path: directPath)
+    let scanned = try SQLiteSubscriptionStore(path: scannedPath)
+    let snapshot = ScheduleSnapshot(store: scanned, names: SourceList(names))
+    let expected = try Self.claimAll(names) { batch throws(StoreError) in
+      try direct.claim(batch, at: Self.now, dueOnly: true, grantLimit: 10_000)
+    }
+    let answers = try Self.claimAll(names) { batch throws(StoreError) in
+      try snapshot.claim(batch, at: Self.now, dueOnly: true, grantLimit: 10_000)
+    }
+    #expect(answers == expected)
+    #expect(snapshot.answeredFromScan == (0..<Self.count).filter { $0 % 7 >= 3 }.count)
+  }
+
+  /// A scan stopped after the first claim (a run that stops) leaves every later claim to the
+  /// store, with the store's answers; the store's own writes went on beside the scan.
+  @Test func aStoppedScanLeavesTheClaimsToTheStore() throws {
+    let (directPath, names) = try Self.makeState()
+    let (scannedPath, _) = try Self.makeState()
+    let direct = try SQLiteSubscriptionStore(path: directPath)
+    let scanned = try SQLiteSubscriptionStore(path: scannedPath)
+    let snapshot = ScheduleSnapshot(store: scanned, names: SourceList(names))
+    let first = try snapshot.claim(
+      Array(names.prefix(100)), at: Self.now, dueOnly: true, grantLimit: 10_000)
+    snapshot.stopScan()
+    let fromScan = snapshot.answeredFromScan
+    let rest = try Self.claimAll(Array(names.dropFirst(first.count))) {
+      batch throws(StoreError) in
+      try snapshot.claim(batch, at: Self.now, dueOnly: true, grantLimit: 10_000)
+    }
+    let expected = try Self.claimAll(names) { batch throws(StoreError) in
+      try direct.claim(batch, at: Self.now, dueOnly: true, grantLimit: 10_000)
+    }
+    // A lease's end is read on the machine's clock when each claim runs.
+    let firstAnswers: [ClaimAnswer] = first.map { answer in
+      if case .leased = answer { .leased(until: .zero) } else { answer }
+    }
+    #expect(firstAnswers + rest == expected)
+    #expect(snapshot.answeredFromScan == fromScan)
+    #expect(fromScan <= 100)
+  }
+
   @Test func aSecondLookAtASourceAsksTheStore() throws {
     let (path, names) = try Self.makeState()
     let store = try SQLiteSubscriptionStore(path: path)

@@ -50,23 +50,13 @@ extension SubscriptionRun {
     if cancelling { batch.cancel() }
   }
 
-  /// Writes the `end`s of sources not pulled, in order: one call to the sink for each run of
-  /// `ok` ones (`not_due`, `in_progress`: compact, no `EndRecord` made) and of failed ones
-  /// (`deferred`, `cancelled`: as records), and one count for the batch (a million `not_due`
-  /// ends of `--due -i` paid a lock and a call each, then an `EndRecord` each).
+  /// Writes the `end`s of sources not pulled, in order, on the skipped ends' own thread
+  /// (`SkippedEndWriter`): one call to the sink for each run of `ok` ones (`not_due`,
+  /// `in_progress`: compact, no `EndRecord` made) and of failed ones (`deferred`, `cancelled`:
+  /// as records); and one count for the batch here (a million `not_due` ends of `--due -i` paid
+  /// a lock and a call each, then an `EndRecord` each).
   func write(_ skipped: [SkippedEnd]) {
-    var start = skipped.startIndex
-    while start < skipped.endIndex {
-      let ok = skipped[start].errorKind == nil
-      var end = start + 1
-      while end < skipped.endIndex, (skipped[end].errorKind == nil) == ok { end += 1 }
-      if ok {
-        sink.receive(unpulled: SkippedEndBatch(skipped[start..<end]))
-      } else {
-        sink.receive(contentsOf: skipped[start..<end].map { PullRecord.end($0.record) })
-      }
-      start = end
-    }
+    skippedEnds.write(skipped[...])
     state.withLock { state in
       state.summary.ends += skipped.count
       for index in skipped.indices {

@@ -23,11 +23,13 @@ import FeedPullSupport
 /// checkpointed, so that a SQLite file alone holds the whole state.
 ///
 /// Threads: the decisions (`PullScheduler`) and every call to the store run on one serial queue
-/// of the run's own, never on Swift's cooperative pool; records arrive from the puller's
-/// threads; the methods may be called from any thread. The end of a pull that brought no body (a
-/// 304) is taken on the connection worker's thread when the run is free (`RunExclusion`): the
-/// scheduler hears of it and the next pull starts without a hop between threads, and what needs
-/// the store waits for the queue.
+/// of the run's own, never on Swift's cooperative pool, but for the two jobs of a long list that
+/// have threads of their own: the scan of a SQLite state's schedule (`ScheduleSnapshot`, through
+/// a connection of its own) and the encoding of the `end`s of sources not pulled
+/// (`SkippedEndWriter`). Records arrive from the puller's threads; the methods may be called
+/// from any thread. The end of a pull that brought no body (a 304) is taken on the connection
+/// worker's thread when the run is free (`RunExclusion`): the scheduler hears of it and the
+/// next pull starts without a hop between threads, and what needs the store waits for the queue.
 public final class SubscriptionRun: Sendable {
   /// Which sources a run pulls, when it ends, and how.
   public struct Configuration: Sendable {
@@ -109,6 +111,8 @@ public final class SubscriptionRun: Sendable {
   let claims: ScheduleSnapshot
   let puller: FeedPuller
   let sink: any PullRecordSink
+  /// The `end`s of sources not pulled, written on a thread of their own.
+  let skippedEnds: SkippedEndWriter
   let options: SubscriptionPullOptions
   let clock: SubscriptionClock
   /// The run's serial queue, and the lock its every step holds.
@@ -158,6 +162,7 @@ public final class SubscriptionRun: Sendable {
     pacing = store as? any HostPacingStore
     self.puller = puller
     self.sink = sink
+    skippedEnds = SkippedEndWriter(into: sink)
     options = configuration.options
     clock = configuration.clock
     self.notices = notices
@@ -288,7 +293,6 @@ public final class SubscriptionRun: Sendable {
     // not due answers a thousand claims in this one loop.
     var events = FirstInQueue(waiting)
     var actions = left
-    var wroteSkipped = false
     // The `.skip` actions in a row (a claim's batch of names not due), written as one.
     var skipped: [SkippedEnd] = []
     var now = time
@@ -302,7 +306,6 @@ public final class SubscriptionRun: Sendable {
         let action = actions[index]
         if case .skip(let end) = action {
           skipped.append(end)
-          wroteSkipped = true
           continue
         }
         // Written before any other action, so that every record keeps its place.
@@ -312,7 +315,6 @@ public final class SubscriptionRun: Sendable {
           let rest = Array(actions[index...])
           let later = Array(events.waiting)
           exclusion.async { self.carryOut(events: later, actions: rest, storeAllowed: true) }
-          if wroteSkipped { sink.flush() }
           return
         }
         if let answer = perform(action, at: now) { events.append(answer) }
@@ -321,7 +323,6 @@ public final class SubscriptionRun: Sendable {
       if !skipped.isEmpty { write(skipped) }
       skipped.removeAll(keepingCapacity: true)
     }
-    if wroteSkipped { sink.flush() }
   }
 
   /// Whether carrying out `action` calls the store (and so may wait: another process's lock, a
@@ -435,11 +436,14 @@ public final class SubscriptionRun: Sendable {
 
   private func finish(_ error: StoreError?) {
     timer.withLock { $0.cancel() }
+    // A scan still reading would hold the log open against the checkpoint.
+    claims.stopScan()
     do throws(StoreError) {
       try store.checkpoint()
     } catch {
       notices(.storeFailed(error))
     }
+    skippedEnds.drain()
     sink.flush()
     let first = state.withLock { state in
       defer { state.finished = true }

@@ -7,8 +7,10 @@ protocol ScheduleScanningStore: LeasingSubscriptionStore {
 
   /// Calls `body` with the name (its UTF-8 bytes, valid only during the call), next check
   /// (seconds since 1970) and its reason of each source that no other process's live lease
-  /// holds, in the store's order, in one read.
+  /// holds, in the store's order, in one read, until `body` returns false. Safe on a thread of
+  /// its own while other calls use the store: the scan reads through a connection of its own
+  /// where the store can open one, so that a run's claims go on meanwhile.
   func forEachFreeSchedule(
-    _ body: (UnsafeBufferPointer<UInt8>, _ nextCheck: Int64, _ reason: CheckReason?) -> Void
+    _ body: (UnsafeBufferPointer<UInt8>, _ nextCheck: Int64, _ reason: CheckReason?) -> Bool
   ) throws(StoreError)
 }

@@ -27,6 +27,9 @@ struct SQLiteStatements {
   let probeMany: SQLiteStatement
   /// The live claims of processes other than one (`LiveClaims`; a null owner: of all).
   let liveClaims: SQLiteStatement
+  /// `liveClaims`' SQL, for a scan's own connection.
+  static let liveClaimsSQL =
+    "SELECT sources, lease_until FROM claims WHERE lease_until > ?1 AND lease_owner IS NOT ?2"
   /// Deletes the claims whose leases ran out (their holders died or stalled).
   let expireClaims: SQLiteStatement
   /// Writes a claim: its owner, the end of its lease, its sources' row ids (a JSON array).
@@ -105,8 +108,7 @@ struct SQLiteStatements {
       SELECT j.key, sources.id, next_check_at, next_check_reason
       FROM json_each(?1) AS j JOIN sources ON sources.source = j.value ORDER BY j.key
       """)
-    liveClaims = try connection.prepare(
-      "SELECT sources, lease_until FROM claims WHERE lease_until > ?1 AND lease_owner IS NOT ?2")
+    liveClaims = try connection.prepare(Self.liveClaimsSQL)
     expireClaims = try connection.prepare("DELETE FROM claims WHERE lease_until <= ?1")
     insertClaim = try connection.prepare(
       "INSERT INTO claims(lease_owner, lease_until, sources) VALUES(?1, ?2, ?3)")

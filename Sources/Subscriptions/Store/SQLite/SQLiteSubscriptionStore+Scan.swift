@@ -13,23 +13,43 @@ extension SQLiteSubscriptionStore: ScheduleScanningStore {
 
   /// `NOT INDEXED`: the table in row order, never the `next_check_at` index and a row lookup
   /// for each of its entries. A lease counts when it is live and another process's; those few
-  /// are read first, so that a row costs no look-up when none is.
+  /// are read first, so that a row costs no look-up when none is. Read through a second
+  /// connection to the file, which WAL lets read while the store's own writes: the store's lock
+  /// is not held, and a run's claims and records go on during the scan. A store opened
+  /// read-only (or a file a second connection cannot open) is scanned under its lock.
   func forEachFreeSchedule(
-    _ body: (UnsafeBufferPointer<UInt8>, _ nextCheck: Int64, _ reason: CheckReason?) -> Void
+    _ body: (UnsafeBufferPointer<UInt8>, _ nextCheck: Int64, _ reason: CheckReason?) -> Bool
   ) throws(StoreError) {
-    let clock = Self.leaseClock()
-    let owner = owner
+    if !readOnly, let reader = try? SQLiteConnection(path: path, busyMilliseconds: 10_000) {
+      try reader.execute("PRAGMA query_only = ON")
+      try Self.scan(reader, reader.prepare(SQLiteStatements.liveClaimsSQL), owner: owner, body)
+      return
+    }
     try locked { session throws(StoreError) in
-      let foreign = try LiveClaims(
-        reading: session.statements.liveClaims, clock: clock, owner: owner)
-      try session.connection.run(
+      try Self.scan(session.connection, session.statements.liveClaims, owner: owner, body)
+    }
+  }
+
+  private static func scan(
+    _ connection: SQLiteConnection, _ liveClaims: SQLiteStatement, owner: String,
+    _ body: (UnsafeBufferPointer<UInt8>, _ nextCheck: Int64, _ reason: CheckReason?) -> Bool
+  ) throws(StoreError) {
+    let foreign = try LiveClaims(reading: liveClaims, clock: leaseClock(), owner: owner)
+    do {
+      try connection.run(
         "SELECT id, source, next_check_at, next_check_reason FROM sources NOT INDEXED"
-      ) { row in
+      ) { row throws(StoreError) in
         if foreign.leaseEnd(of: row.integer(0)) != nil { return }
         let reason = row.withBytes(3) { CheckReason.parsing($0) }
         let next = row.integer(2)
-        row.withBytes(1) { name in body(name, next, reason) }
+        let going = row.withBytes(1) { name in body(name, next, reason) }
+        if !going { throw stopped }
       }
+    } catch {
+      if error != stopped { throw error }
     }
   }
+
+  /// Ends a scan's loop over the rows when its caller has seen enough.
+  private static let stopped = StoreError(message: "the schedule's scan was stopped")
 }

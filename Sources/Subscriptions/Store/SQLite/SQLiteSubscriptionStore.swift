@@ -42,7 +42,8 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   public let leaseDuration: Duration
   /// Tells this store's leases from other processes' (`lease_owner`).
   let owner = LeaseOwner.make()
-  private let readOnly: Bool
+  /// Opened read-only (`Options.readOnly`).
+  let readOnly: Bool
   /// Sources this store inserted and has not recorded: their ledgers are known to be empty.
   let fresh = FreshSources()
 
