@@ -23,19 +23,31 @@ extension SkippedEnd {
   }
 
   /// The subscription layer's fields of its `end`: the next check, the errors in a row, a
-  /// move, and `skipped` for an `ok` one. Made on the stack for each end a batch writes.
+  /// move, and `skipped` for an `ok` one.
   var fields: SubscriptionEndFields {
     var fields = SubscriptionEndFields()
     fields.nextCheckAt = nextCheckAt
     fields.nextCheckReason = reason
     fields.errorsInRow = errorsInRow
     fields.movedTo = movedTo
-    switch why {
-    case .notDue: fields.skipped = .notDue
-    case .inProgress: fields.skipped = .inProgress
-    case .gone, .held, .cancelled: break
-    }
+    fields.skipped = skip
     return fields
+  }
+
+  /// `fields` written straight from this end, for each end a batch writes.
+  func writeFields(to writer: inout EndRecordFieldWriter) {
+    SubscriptionEndFields.write(
+      newItems: nil, updatedItems: nil, nextCheckAt: nextCheckAt, nextCheckReason: reason,
+      errorsInRow: errorsInRow, movedTo: movedTo, skipped: skip, to: &writer)
+  }
+
+  /// Why an `ok` end was skipped; nil for a failed one.
+  private var skip: SubscriptionEndFields.Skip? {
+    switch why {
+    case .notDue: .notDue
+    case .inProgress: .inProgress
+    case .gone, .held, .cancelled: nil
+    }
   }
 
   /// The kind of the error its `end` carries (`record.error?.kind`; a test holds them equal);

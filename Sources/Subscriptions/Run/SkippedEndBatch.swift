@@ -23,8 +23,8 @@ struct SkippedEndBatch: UnpulledEndBatch {
     ends[ends.startIndex + index].fields
   }
 
-  /// The fields made on the stack and written: no existential box for each end.
+  /// The fields written from the end where it lies: no copy of it, no existential box.
   func writeAddedFields(at index: Int, to writer: inout EndRecordFieldWriter) {
-    ends[ends.startIndex + index].fields.write(to: &writer)
+    ends.withUnsafeBufferPointer { $0[index].writeFields(to: &writer) }
   }
 }
