@@ -26,6 +26,27 @@ import Testing
     #expect(sources == ["http://a.example/feed", "feeds/atom10.xml"])
   }
 
+  /// A line's source is its first field, ended by any blank (space, tab, vertical tab, form
+  /// feed) wherever it falls in a word of eight bytes; other control bytes are part of it.
+  @Test func aSourceEndsAtTheFirstBlankWhereverItFalls() throws {
+    let blanks = [" ", "\t", "\u{0B}", "\u{0C}"]
+    var text = ""
+    var expected: [String] = []
+    for length in 1..<40 {
+      let source = "h" + String(repeating: "x", count: length - 1)
+      let odd = source + "\u{01}" + String(repeating: "y", count: length % 9)
+      for blank in blanks {
+        text += source + blank + "comment \(length)\n"
+        text += odd + blank + "\n"
+        expected += [source, odd]
+      }
+      text += " \t" + source + "\n"
+      expected.append(source)
+    }
+    let sources = try SubscriptionList.parse(Data(text.utf8), name: "urls.txt")
+    #expect(sources == expected)
+  }
+
   /// Lines ended by LF, CRLF or CR alone (old Mac lists), mixed, and lines cut by the end of a
   /// read block (64 KiB): every source once, in order, from a file as from memory.
   @Test func readsLinesEndedAnyWayAcrossBlocks() throws {

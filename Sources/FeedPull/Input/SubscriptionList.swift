@@ -1,3 +1,4 @@
+import FeedPullSupport
 import Foundation
 
 #if canImport(FoundationXML)
@@ -187,11 +188,26 @@ private struct PlainListLines {
   ) {
     var start = bytes.startIndex
     while start < bytes.endIndex, isBlank(bytes[start]) { start += 1 }
-    var end = start
-    while end < bytes.endIndex, !isBlank(bytes[end]) { end += 1 }
+    let end = fieldEnd(bytes, from: start)
     guard start < end, bytes[start] != UInt8(ascii: "#"), bytes[start] != UInt8(ascii: "\"")
     else { return }
     body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+  }
+
+  /// The index of the first blank at or after `start` (the end of the line's first field), or
+  /// the end: eight bytes at a time past those that cannot be blank (every blank is below
+  /// 0x21), so that a URL costs a few words, not a test a byte (reading a list of a million
+  /// spent a quarter of its own time finding each line's end).
+  private static func fieldEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = bytes.baseAddress else { return start }
+    var index = start
+    while index &+ 8 <= bytes.endIndex {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      if ByteWord.matchesBelow(word, 0x21) != 0 { break }
+      index &+= 8
+    }
+    while index < bytes.endIndex, !isBlank(bytes[index]) { index += 1 }
+    return index
   }
 }
 
