@@ -51,12 +51,23 @@ import Testing
     return answers.map { if case .leased = $0 { .leased(until: .zero) } else { $0 } }
   }
 
-  @Test func answersWhatTheStoresOwnClaimsAnswer() throws {
-    let (directPath, names) = try Self.makeState()
-    let (scannedPath, _) = try Self.makeState()
-    let direct = try SQLiteSubscriptionStore(path: directPath)
+  /// Two copies of the state: one claimed directly, one through a snapshot of `order(names)`.
+  static func twoStates(order: ([String]) -> [String] = { $0 }) throws -> (
+    direct: SQLiteSubscriptionStore, scanned: SQLiteSubscriptionStore,
+    snapshot: ScheduleSnapshot, names: [String]
+  ) {
+    let (directPath, listed) = try makeState()
+    let (scannedPath, _) = try makeState()
+    let names = order(listed)
     let scanned = try SQLiteSubscriptionStore(path: scannedPath)
-    let snapshot = ScheduleSnapshot(store: scanned, names: SourceList(names))
+    return (
+      try SQLiteSubscriptionStore(path: directPath), scanned,
+      ScheduleSnapshot(store: scanned, names: SourceList(names)), names
+    )
+  }
+
+  @Test func answersWhatTheStoresOwnClaimsAnswer() throws {
+    let (direct, scanned, snapshot, names) = try Self.twoStates()
     for grantLimit in [10_000, 40] {
       let expected = try Self.claimAll(names) { batch throws(StoreError) in
         try direct.claim(batch, at: Self.now, dueOnly: true, grantLimit: grantLimit)
@@ -79,12 +90,7 @@ import Testing
   /// A list in another order than the store's rows: the scan passes no claim's sources before
   /// it ends, so every claim but the first waits for its end, and the answers are the same.
   @Test func aListInAnotherOrderThanTheStoresIsAnsweredTheSame() throws {
-    let (directPath, listed) = try Self.makeState()
-    let (scannedPath, _) = try Self.makeState()
-    let names = Array(listed.reversed())
-    let direct = try SQLiteSubscriptionStore(path: directPath)
-    let scanned = try SQLiteSubscriptionStore(path: scannedPath)
-    let snapshot = ScheduleSnapshot(store: scanned, names: SourceList(names))
+    let (direct, _, snapshot, names) = try Self.twoStates { $0.reversed() }
     let expected = try Self.claimAll(names) { batch throws(StoreError) in
       try direct.claim(batch, at: Self.now, dueOnly: true, grantLimit: 10_000)
     }
@@ -98,11 +104,7 @@ import Testing
   /// A scan stopped after the first claim (a run that stops) leaves every later claim to the
   /// store, with the store's answers; the store's own writes went on beside the scan.
   @Test func aStoppedScanLeavesTheClaimsToTheStore() throws {
-    let (directPath, names) = try Self.makeState()
-    let (scannedPath, _) = try Self.makeState()
-    let direct = try SQLiteSubscriptionStore(path: directPath)
-    let scanned = try SQLiteSubscriptionStore(path: scannedPath)
-    let snapshot = ScheduleSnapshot(store: scanned, names: SourceList(names))
+    let (direct, _, snapshot, names) = try Self.twoStates()
     let first = try snapshot.claim(
       Array(names.prefix(100)), at: Self.now, dueOnly: true, grantLimit: 10_000)
     snapshot.stopScan()
