@@ -125,6 +125,28 @@ import Testing
     #expect(fromScan <= 100)
   }
 
+  /// A state of more than four times the list's sources is not scanned (the scan would read
+  /// all of them for a few): the store answers every claim, as it would alone.
+  @Test func aStateMuchLargerThanTheListIsNotScanned() throws {
+    let store = try SQLiteSubscriptionStore(path: TemporaryState.path())
+    let names = (0..<(5 * Self.count)).map(Self.name)
+    try store.record(
+      names.map { source in
+        var state = SubscriptionState(source: source)
+        state.nextCheckAt = Self.now + .seconds(3600)
+        return PullOutcome(
+          state: state, seenItems: [], sawWholeFeed: false, hostHold: nil, now: Self.now)
+      })
+    let listed = Array(names.prefix(Self.count))
+    let snapshot = ScheduleSnapshot(store: store, names: SourceList(listed))
+    let answers = try Self.claimAll(listed) { batch throws(StoreError) in
+      try snapshot.claim(batch, at: Self.now, dueOnly: true, grantLimit: 10_000)
+    }
+    #expect(answers.count == listed.count)
+    #expect(answers.allSatisfy { $0 == .notDue(at: Self.now + .seconds(3600), reason: nil) })
+    #expect(snapshot.answeredFromScan == 0)
+  }
+
   @Test func aSecondLookAtASourceAsksTheStore() throws {
     let (path, names) = try Self.makeState()
     let store = try SQLiteSubscriptionStore(path: path)

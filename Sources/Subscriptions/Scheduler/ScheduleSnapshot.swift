@@ -126,6 +126,13 @@ final class ScheduleSnapshot: Sendable {
         claims.tried = true
         try start(scanner, names, &claims)
       }
+      // Nothing to answer from (the scan not worth it, failed, stopped or used up): the store
+      // answers every claim from here on, without a look-up of each name, and the list goes.
+      guard progress.withLock({ $0.findings != nil }) else {
+        claims.used = []
+        dropped = true
+        return
+      }
       var ids = [Int?](repeating: nil, count: sources.count)
       var needed = -1
       for (place, source) in sources.enumerated() {
