@@ -70,8 +70,8 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
   /// input), read a block at a time: no `String` is made for a source. `each` sees every
   /// source's bytes as it is read (a caller's check of what was listed).
   ///
-  /// The names are inserted `lookahead` behind the reading: each one's slot is asked of the
-  /// cache when it is read and written when it is inserted, so that the table's random reads
+  /// The names are inserted eight behind the reading (`Lookahead`): each one's slot is asked of
+  /// the cache when it is read and written when it is inserted, so that the table's random reads
   /// (a table of 8 MB for a million names) overlap instead of each stalling in turn.
   public mutating func append(
     contentsOfListAt path: String, each: (UnsafeBufferPointer<UInt8>) -> Void = { _ in }
