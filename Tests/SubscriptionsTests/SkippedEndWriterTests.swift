@@ -26,7 +26,7 @@ import Testing
     let collector = PullRecordCollector()
     let writer = SkippedEndWriter(into: collector)
     let batches = Self.batches(cancelling: true)
-    for batch in batches { writer.write(batch[...]) }
+    for batch in batches { writer.write(batch) }
     writer.drain()
     let expected = batches.joined().map { PullRecord.end($0.record) }
     #expect(collector.records == expected)
@@ -43,7 +43,7 @@ import Testing
     let batches = Self.batches(cancelling: false)
     Thread.detachNewThread {
       for batch in batches {
-        writer.write(batch[...])
+        writer.write(batch)
         given.signal()
       }
       done.signal()

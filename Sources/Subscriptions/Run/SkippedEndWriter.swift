@@ -23,7 +23,7 @@ final class SkippedEndWriter: Sendable {
 
   /// Writes `ends` (a run of them in order; `ok` ones compact, failed ones as records), then
   /// lets the sink write out what it holds.
-  func write(_ ends: ArraySlice<SkippedEnd>) {
+  func write(_ ends: [SkippedEnd]) {
     room.wait()
     queue.async { [sink, room] in
       var start = ends.startIndex

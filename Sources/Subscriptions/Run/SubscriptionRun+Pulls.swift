@@ -56,7 +56,7 @@ extension SubscriptionRun {
   /// as records); and one count for the batch here (a million `not_due` ends of `--due -i` paid
   /// a lock and a call each, then an `EndRecord` each).
   func write(_ skipped: [SkippedEnd]) {
-    skippedEnds.write(skipped[...])
+    skippedEnds.write(skipped)
     state.withLock { state in
       state.summary.ends += skipped.count
       for index in skipped.indices {

@@ -97,14 +97,15 @@ final class SQLiteConnection: @unchecked Sendable {
     _ sql: String, _ values: [SQLiteValue] = [],
     row: (SQLiteRow) throws(StoreError) -> Void = { _ in }
   ) throws(StoreError) {
-    let statement: SQLiteStatement
-    if let known = cached[sql] {
-      statement = known
-    } else {
-      statement = try prepare(sql)
-      cached[sql] = statement
-    }
-    try statement.run(values, row: row)
+    try statement(sql).run(values, row: row)
+  }
+
+  /// The statement of `sql`, prepared on first use and kept.
+  func statement(_ sql: String) throws(StoreError) -> SQLiteStatement {
+    if let known = cached[sql] { return known }
+    let statement = try prepare(sql)
+    cached[sql] = statement
+    return statement
   }
 
   /// Whether SQLite keeps its process-wide memory statistics (off once a connection is open:
@@ -151,6 +152,15 @@ final class SQLiteStatement: @unchecked Sendable {
 
   /// Steps through every row of what is bound, then resets the statement and its bindings.
   func rows(_ row: (SQLiteRow) throws(StoreError) -> Void) throws(StoreError) {
+    try stepRows { current throws(StoreError) in
+      try row(current)
+      return true
+    }
+  }
+
+  /// Steps through the rows of what is bound while `row` returns true (a scan whose caller has
+  /// seen enough stops reading the table), then resets the statement and its bindings.
+  func stepRows(while row: (SQLiteRow) throws(StoreError) -> Bool) throws(StoreError) {
     defer {
       sqlite3_reset(handle)
       sqlite3_clear_bindings(handle)
@@ -161,7 +171,7 @@ final class SQLiteStatement: @unchecked Sendable {
       guard code == SQLITE_ROW else {
         throw connection.failure(code, String(cString: sqlite3_errmsg(connection.handle)))
       }
-      try row(SQLiteRow(statement: handle))
+      guard try row(SQLiteRow(statement: handle)) else { return }
     }
   }
 

@@ -20,7 +20,9 @@ extension SQLiteSubscriptionStore: ScheduleScanningStore {
   func forEachFreeSchedule(
     _ body: (UnsafeBufferPointer<UInt8>, _ nextCheck: Int64, _ reason: CheckReason?) -> Bool
   ) throws(StoreError) {
-    if !readOnly, let reader = try? SQLiteConnection(path: path, busyMilliseconds: 10_000) {
+    let reader =
+      readOnly ? nil : try? SQLiteConnection(path: path, busyMilliseconds: busyMilliseconds)
+    if let reader {
       try reader.execute("PRAGMA query_only = ON")
       try Self.scan(reader, reader.prepare(SQLiteStatements.liveClaimsSQL), owner: owner, body)
       return
@@ -35,21 +37,13 @@ extension SQLiteSubscriptionStore: ScheduleScanningStore {
     _ body: (UnsafeBufferPointer<UInt8>, _ nextCheck: Int64, _ reason: CheckReason?) -> Bool
   ) throws(StoreError) {
     let foreign = try LiveClaims(reading: liveClaims, clock: leaseClock(), owner: owner)
-    do {
-      try connection.run(
-        "SELECT id, source, next_check_at, next_check_reason FROM sources NOT INDEXED"
-      ) { row throws(StoreError) in
-        if foreign.leaseEnd(of: row.integer(0)) != nil { return }
-        let reason = row.withBytes(3) { CheckReason.parsing($0) }
-        let next = row.integer(2)
-        let going = row.withBytes(1) { name in body(name, next, reason) }
-        if !going { throw stopped }
-      }
-    } catch {
-      if error != stopped { throw error }
+    try connection.statement(
+      "SELECT id, source, next_check_at, next_check_reason FROM sources NOT INDEXED"
+    ).stepRows { row in
+      if foreign.leaseEnd(of: row.integer(0)) != nil { return true }
+      let reason = row.withBytes(3) { CheckReason.parsing($0) }
+      let next = row.integer(2)
+      return row.withBytes(1) { name in body(name, next, reason) }
     }
   }
-
-  /// Ends a scan's loop over the rows when its caller has seen enough.
-  private static let stopped = StoreError(message: "the schedule's scan was stopped")
 }

@@ -44,6 +44,9 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   let owner = LeaseOwner.make()
   /// Opened read-only (`Options.readOnly`).
   let readOnly: Bool
+  /// How long a statement waits for another process's transaction (`Options.busyTimeout`), on
+  /// each of this store's connections, the schedule scan's included.
+  let busyMilliseconds: Int32
   /// Sources this store inserted and has not recorded: their ledgers are known to be empty.
   let fresh = FreshSources()
 
@@ -55,6 +58,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     readOnly = options.readOnly
     try SQLiteStateFile.prepare(path, create: options.create && !options.readOnly)
     let busy = Int32(clamping: options.busyTimeout.components.seconds * 1000)
+    busyMilliseconds = busy
     let connection =
       options.readOnly
       ? try Self.openReadOnly(path, busyMilliseconds: busy)
