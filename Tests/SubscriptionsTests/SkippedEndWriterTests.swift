@@ -58,6 +58,29 @@ import Testing
       #expect(given <= taken + SkippedEndWriter.batchesInFlight)
     }
   }
+
+  /// The connection worker's thread never waits for room: with the sink held and every place
+  /// taken, a write that may not wait returns at once, and its ends still arrive, in order
+  /// after those given before it.
+  @Test func aWriteThatMayNotWaitGoesPastTheBound() {
+    let given = EventLatch()
+    let sink = GatedSink(given: given)
+    let writer = SkippedEndWriter(into: sink)
+    let batches = Self.batches(cancelling: false)
+    for batch in batches.prefix(SkippedEndWriter.batchesInFlight) { writer.write(batch) }
+    let returned = EventLatch()
+    Thread.detachNewThread {
+      writer.write(batches[SkippedEndWriter.batchesInFlight], mayWait: false)
+      returned.signal()
+    }
+    #expect(returned.wait(timeout: 30))
+    sink.open()
+    writer.write(batches[SkippedEndWriter.batchesInFlight + 1])
+    writer.drain()
+    #expect(sink.givenWhenTaken.count == SkippedEndWriter.batchesInFlight + 2)
+    let expected = batches.prefix(SkippedEndWriter.batchesInFlight + 2).joined().map(\.source)
+    #expect(sink.sources == Array(expected))
+  }
 }
 
 /// A sink whose first batch waits until `open()`, noting for each batch how many the writer's
@@ -66,12 +89,15 @@ private final class GatedSink: PullRecordSink {
   private let given: EventLatch
   private let gate = DispatchSemaphore(value: 0)
   private let seen = TSanVisibleMutex<[Int]>([])
+  private let taken = TSanVisibleMutex<[String]>([])
 
   init(given: EventLatch) {
     self.given = given
   }
 
   var givenWhenTaken: [Int] { seen.withLock { $0 } }
+  /// The sources of every end taken, in order.
+  var sources: [String] { taken.withLock { $0 } }
 
   func open() { gate.signal() }
 
@@ -82,6 +108,9 @@ private final class GatedSink: PullRecordSink {
     if first { gate.wait() }
     let count = given.value
     seen.withLock { $0.append(count) }
+    taken.withLock { taken in
+      for index in 0..<ends.count { taken.append(ends.source(at: index)) }
+    }
   }
 
   func flush() {}

@@ -7,7 +7,9 @@ import FeedPull
 /// `not_due` ends. The contract lets records of different sources interleave, and a skipped
 /// source has no record but its `end`, so only the order among these ends is kept. At most
 /// `batchesInFlight` batches wait at once (the queue waits for room), so memory stays bounded
-/// when encoding falls behind; `drain()` waits until every batch given is written.
+/// when encoding falls behind; a caller that must never wait (the connection worker's thread,
+/// which writes the `deferred` ends of a held host's sources) goes past the bound instead, with
+/// no more than those few ends. `drain()` waits until every batch given is written.
 final class SkippedEndWriter: Sendable {
   /// Batches waiting to be encoded, at most.
   static let batchesInFlight = 4
@@ -22,9 +24,16 @@ final class SkippedEndWriter: Sendable {
   }
 
   /// Writes `ends` (a run of them in order; `ok` ones compact, failed ones as records), then
-  /// lets the sink write out what it holds.
-  func write(_ ends: [SkippedEnd]) {
-    room.wait()
+  /// lets the sink write out what it holds. Waits for room unless `mayWait` is false: then a
+  /// batch that finds none is queued beyond the bound, and gives no room back when written.
+  func write(_ ends: [SkippedEnd], mayWait: Bool = true) {
+    let tookRoom: Bool
+    if mayWait {
+      room.wait()
+      tookRoom = true
+    } else {
+      tookRoom = room.wait(timeout: .now()) == .success
+    }
     queue.async { [sink, room] in
       var start = ends.startIndex
       while start < ends.endIndex {
@@ -39,7 +48,7 @@ final class SkippedEndWriter: Sendable {
         start = end
       }
       sink.flush()
-      room.signal()
+      if tookRoom { room.signal() }
     }
   }
 

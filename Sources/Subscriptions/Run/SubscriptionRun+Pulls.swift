@@ -54,9 +54,10 @@ extension SubscriptionRun {
   /// (`SkippedEndWriter`): one call to the sink for each run of `ok` ones (`not_due`,
   /// `in_progress`: compact, no `EndRecord` made) and of failed ones (`deferred`, `cancelled`:
   /// as records); and one count for the batch here (a million `not_due` ends of `--due -i` paid
-  /// a lock and a call each, then an `EndRecord` each).
-  func write(_ skipped: [SkippedEnd]) {
-    skippedEnds.write(skipped)
+  /// a lock and a call each, then an `EndRecord` each). `mayWait` false on the worker's thread,
+  /// which must not wait for the writer to catch up (`SkippedEndWriter.write`).
+  func write(_ skipped: [SkippedEnd], mayWait: Bool = true) {
+    skippedEnds.write(skipped, mayWait: mayWait)
     state.withLock { state in
       state.summary.ends += skipped.count
       for index in skipped.indices {

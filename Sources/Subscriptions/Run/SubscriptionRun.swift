@@ -309,7 +309,7 @@ public final class SubscriptionRun: Sendable {
           continue
         }
         // Written before any other action, so that every record keeps its place.
-        if !skipped.isEmpty { write(skipped) }
+        if !skipped.isEmpty { write(skipped, mayWait: storeAllowed) }
         skipped.removeAll(keepingCapacity: true)
         if !storeAllowed && needsStore(action) {
           let rest = Array(actions[index...])
@@ -320,7 +320,7 @@ public final class SubscriptionRun: Sendable {
         if let answer = perform(action, at: now) { events.append(answer) }
       }
       actions = []
-      if !skipped.isEmpty { write(skipped) }
+      if !skipped.isEmpty { write(skipped, mayWait: storeAllowed) }
       skipped.removeAll(keepingCapacity: true)
     }
   }
