@@ -8,7 +8,7 @@ import Subscriptions
 
 /// What `pull` and `watch` both set up before they run, in an order that keeps a usage error
 /// free of side effects: the sources first (a bad `-i` or a web address without its scheme is
-/// a usage error, and no state file is created), then the state, then the puller.
+/// a usage error, and no state file is created), then the state, while the puller starts.
 struct PreparedRun {
   /// The sources, each once, kept compactly (a list of a million lines stays small).
   let listed: SourceList
@@ -27,18 +27,6 @@ struct PreparedRun {
     } catch {
       throw Failure(status: FeedpullCommand.report(error))
     }
-    var store: (any SubscriptionStore)?
-    if let path = options.statePath {
-      do {
-        store = try openStore(path)
-      } catch {
-        printError("feedpull: \(error.message)\n")
-        throw Failure(status: 1)
-      }
-    }
-    if options.verbosity == .verbose, let note = LibXMLVersion.note {
-      printError("feedpull: \(note)\n")
-    }
     // A reader that goes away (`feedpull … | head`) must end the run, not kill it mid-write
     // with SIGPIPE; curl's own sockets are safe either way (CURLOPT_NOSIGNAL).
     signal(SIGPIPE, SIG_IGN)
@@ -47,15 +35,29 @@ struct PreparedRun {
       // Neither --cacert, --capath nor -k: the CA variables, as curl's command reads them.
       configuration.trust = TLSTrust.fromEnvironment(environmentVariable)
     }
+    // Started now, so that curl's set-up overlaps the state's opening; stopped again if that
+    // fails, before anything is pulled.
+    let startup = PullerStartup(configuration)
+    var store: (any SubscriptionStore)?
+    if let path = options.statePath {
+      do {
+        store = try openStore(path)
+      } catch {
+        printError("feedpull: \(error.message)\n")
+        startup.abandon()
+        throw Failure(status: 1)
+      }
+    }
+    if options.verbosity == .verbose, let note = LibXMLVersion.note {
+      printError("feedpull: \(note)\n")
+    }
     if !configuration.trust.verifiesPeer && options.verbosity != .quiet {
       printError(
         "feedpull: warning: --insecure: TLS certificates are not verified; anyone on the path"
           + " can read and change what is pulled\n")
     }
     do {
-      return PreparedRun(
-        listed: listed, store: store,
-        puller: try FeedPuller(configuration: configuration))
+      return PreparedRun(listed: listed, store: store, puller: try startup.wait())
     } catch {
       printError("feedpull: cannot start: \(error.message)\n")
       throw Failure(status: 1)
