@@ -26,7 +26,9 @@ let package = Package(
     .target(name: "FeedModel"),
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(name: "CPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // libpq's header alone, without pkg-config's `-lpq`: the library is opened when a
+    // PostgreSQL state is (Sources/Subscriptions/Store/PostgreSQL/LibPQ.swift).
+    .systemLibrary(name: "CPQ", providers: [.apt(["libpq-dev"])]),
     .target(
       name: "FeedParser", dependencies: ["FeedModel", "FeedPullSupport", "CLibXML2", "CYAJL"]),
     .target(

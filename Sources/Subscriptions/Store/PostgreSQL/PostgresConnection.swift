@@ -11,6 +11,7 @@ import CPQ
 /// its one owner (`PostgresSubscriptionStore`) uses it only under a lock, which is why it may
 /// be marked `Sendable`.
 final class PostgresConnection: @unchecked Sendable {
+  private let pq: LibPQ
   private let handle: OpaquePointer
   /// Names the database in messages, without the password a URI may carry.
   let label: String
@@ -19,13 +20,15 @@ final class PostgresConnection: @unchecked Sendable {
 
   /// Connects to `uri` (a libpq connection URI or `key=value` string).
   init(uri: String) throws(StoreError) {
-    guard let handle = PQconnectdb(uri) else {
+    let pq = try LibPQ.loaded.get()
+    self.pq = pq
+    guard let handle = pq.connectdb(uri) else {
       throw StoreError(message: "cannot connect to PostgreSQL: out of memory", kind: .unavailable)
     }
     self.handle = handle
     scrub = PostgresPasswordScrub(connectionString: uri)
     label = "PostgreSQL state \(scrub.redacted(uri))"
-    guard PQstatus(handle) == CONNECTION_OK else {
+    guard pq.status(handle) == CONNECTION_OK else {
       // Every property is set: `deinit` runs and finishes the handle.
       let message = errorMessage()
       throw StoreError(message: "cannot connect to \(label): \(message)", kind: .unavailable)
@@ -33,16 +36,16 @@ final class PostgresConnection: @unchecked Sendable {
     try configureSession()
   }
 
-  deinit { PQfinish(handle) }
+  deinit { pq.finish(handle) }
 
   /// False once the server went away; the next statement tries to reconnect.
-  var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+  var isConnected: Bool { pq.status(handle) == CONNECTION_OK }
 
   /// Runs SQL without parameters or results (a transaction's `BEGIN`, a migration step).
   func execute(_ sql: String) throws(StoreError) {
     try reconnectIfNeeded()
-    let result = PQexec(handle, sql)
-    defer { PQclear(result) }
+    let result = pq.exec(handle, sql)
+    defer { pq.clear(result) }
     try check(result)
   }
 
@@ -58,25 +61,25 @@ final class PostgresConnection: @unchecked Sendable {
     defer { texts.forEach { free($0) } }
     let result = texts.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-        PQexecParams(handle, sql, Int32(values.count), nil, pointers.baseAddress, nil, nil, 0)
+        pq.execParams(handle, sql, Int32(values.count), nil, pointers.baseAddress, nil, nil, 0)
       }
     }
-    defer { PQclear(result) }
+    defer { pq.clear(result) }
     try check(result)
-    let rows = PQntuples(result)
+    let rows = pq.ntuples(result)
     for index in 0..<rows {
-      try row(PostgresRow(result: result, row: index))
+      try row(PostgresRow(pq: pq, result: result, row: index))
     }
-    let changed = PQcmdTuples(result).map { String(cString: $0) } ?? ""
+    let changed = pq.cmdTuples(result).map { String(cString: $0) } ?? ""
     return Int(changed) ?? Int(rows)
   }
 
   /// Resets a connection the server dropped (a restart, a network cut). Throws when the
   /// server is still unreachable: the caller backs off and asks again.
   private func reconnectIfNeeded() throws(StoreError) {
-    guard PQstatus(handle) != CONNECTION_OK else { return }
-    PQreset(handle)
-    guard PQstatus(handle) == CONNECTION_OK else {
+    guard pq.status(handle) != CONNECTION_OK else { return }
+    pq.reset(handle)
+    guard pq.status(handle) == CONNECTION_OK else {
       throw StoreError(
         message: "lost the connection to \(label): \(errorMessage())", kind: .unavailable)
     }
@@ -85,16 +88,16 @@ final class PostgresConnection: @unchecked Sendable {
 
   private func configureSession() throws(StoreError) {
     // Notices ("relation already exists, skipping") are not for a feedpull user's stderr.
-    let result = PQexec(handle, "SET client_min_messages = warning")
-    defer { PQclear(result) }
+    let result = pq.exec(handle, "SET client_min_messages = warning")
+    defer { pq.clear(result) }
     try check(result)
   }
 
   private func check(_ result: OpaquePointer?) throws(StoreError) {
-    let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+    let status = result.map { pq.resultStatus($0) } ?? PGRES_FATAL_ERROR
     guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return }
     let message = errorMessage()
-    if PQstatus(handle) != CONNECTION_OK {
+    if pq.status(handle) != CONNECTION_OK {
       throw StoreError(message: "lost the connection to \(label): \(message)", kind: .unavailable)
     }
     throw StoreError(message: "\(label): \(message)")
@@ -102,7 +105,7 @@ final class PostgresConnection: @unchecked Sendable {
 
   /// libpq's last message, trimmed, with the password taken out (it may quote the URI).
   private func errorMessage() -> String {
-    guard let message = PQerrorMessage(handle) else { return "unknown error" }
+    guard let message = pq.errorMessage(handle) else { return "unknown error" }
     var text = String(cString: message)
     while text.last?.isWhitespace == true { text.removeLast() }
     return scrub.scrubbed(text)
@@ -141,11 +144,12 @@ enum PostgresValue {
 
 /// One row of a statement's result, in text form; valid only inside the `row` closure.
 struct PostgresRow: StateRow {
+  fileprivate let pq: LibPQ
   fileprivate let result: OpaquePointer?
   fileprivate let row: Int32
 
   func text(_ column: Int32) -> String? {
-    guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column)
+    guard pq.getisnull(result, row, column) == 0, let value = pq.getvalue(result, row, column)
     else { return nil }
     return String(cString: value)
   }
@@ -156,9 +160,9 @@ struct PostgresRow: StateRow {
 
   /// The column's text as bytes (empty for null).
   func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-    guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column)
+    guard pq.getisnull(result, row, column) == 0, let value = pq.getvalue(result, row, column)
     else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-    let count = Int(PQgetlength(result, row, column))
+    let count = Int(pq.getlength(result, row, column))
     return value.withMemoryRebound(to: UInt8.self, capacity: count) {
       body(UnsafeBufferPointer(start: $0, count: count))
     }
