@@ -84,6 +84,12 @@ final class WorkerLoop {
     // A second line behind our own per-host admission: redirects to another host are only
     // limited here (and wait inside curl).
     multi.setOption(CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxPerHost))
+    // Idle connections kept for reuse: curl's own rule (four per transfer it holds) at the most
+    // transfers admission lets in, fixed. Left to curl, the cache shrank whenever fewer transfers
+    // were in flight for a moment (a subscription run between two claims) and closed connections
+    // that the next transfers to the same host then opened again: 47 connections instead of 16
+    // for a first pull of 1,000 feeds from one server.
+    multi.setOption(CURLMOPT_MAXCONNECTS, 4 * max(1, configuration.maxInFlight))
     inbox.attach(doorbell: doorbell) { reference.loop?.drainInbox() }
   }
 
