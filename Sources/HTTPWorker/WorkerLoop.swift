@@ -89,7 +89,8 @@ final class WorkerLoop {
     // were in flight for a moment (a subscription run between two claims) and closed connections
     // that the next transfers to the same host then opened again: 47 connections instead of 16
     // for a first pull of 1,000 feeds from one server.
-    multi.setOption(CURLMOPT_MAXCONNECTS, 4 * max(1, configuration.maxInFlight))
+    let idle = max(1, configuration.maxInFlight).multipliedReportingOverflow(by: 4)
+    multi.setOption(CURLMOPT_MAXCONNECTS, idle.overflow ? Int.max : idle.partialValue)
     inbox.attach(doorbell: doorbell) { reference.loop?.drainInbox() }
   }
 

@@ -40,4 +40,20 @@ import Testing
     #expect(server.requests.count == 16)
     #expect(server.connectionCount == 8)
   }
+
+  /// A worker given no practical limit (`Int.max` transfers at once) keeps as many idle
+  /// connections as curl can count, rather than overflowing four times that.
+  @Test func aWorkerWithoutALimitStillStarts() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/feed": HTTPScript(framing: .contentLength, steps: [.send(Array("<rss></rss>".utf8))])
+    ])
+    var configuration = ConnectionWorker.Configuration.forLoopbackTests
+    configuration.maxInFlight = .max
+    let worker = try ConnectionWorker(configuration: configuration)
+    let log = TransferLog()
+    worker.add(TransferRequest(url: server.url("/feed")), delegate: LoggingDelegate(log))
+    #expect(log.ended.wait(timeout: 30))
+    #expect(log.error == nil && log.body == Array("<rss></rss>".utf8))
+    worker.stop()
+  }
 }
