@@ -27,6 +27,7 @@ final class PullerStartup: Sendable {
   /// The started puller, once it is; throws why it could not start.
   func wait() throws(WorkerStartError) -> FeedPuller {
     done.wait()
+    // Given back, so that a later `wait` (`abandon` after one) returns at once too.
     done.signal()
     switch outcome.withLock({ $0 }) {
     case .success(let puller): return puller

@@ -49,7 +49,11 @@ struct LibPQ: @unchecked Sendable {
       "PQexecParams", "PQresultStatus", "PQclear", "PQntuples", "PQcmdTuples", "PQgetisnull",
       "PQgetvalue", "PQgetlength",
     ]
-    let missing = names.filter { dlsym(library, $0) == nil }
+    // Each looked up once; a name libpq lacks is reported with the others, and the library is
+    // then not used at all.
+    var addresses: [String: UnsafeMutableRawPointer] = [:]
+    for name in names { addresses[name] = dlsym(library, name) }
+    let missing = names.filter { addresses[$0] == nil }
     guard missing.isEmpty else {
       dlclose(library)
       return .failure(
@@ -57,7 +61,7 @@ struct LibPQ: @unchecked Sendable {
     }
     // Each as the type its field declares (libpq-fe.h's, in Swift's terms).
     func symbol<Function>(_ name: String) -> Function {
-      unsafeBitCast(dlsym(library, name)!, to: Function.self)
+      unsafeBitCast(addresses[name]!, to: Function.self)
     }
     return .success(
       LibPQ(
