@@ -74,6 +74,36 @@ import Testing
     #expect(batched == records)
   }
 
+  /// A batch is encoded outside the writer's lock and added a part at a time, so another
+  /// thread's records may come between its parts: never inside a line, and each side keeps its
+  /// own order.
+  @Test func recordsFromAnotherThreadFallBetweenWholeLinesOfABatch() throws {
+    let rounds = 8
+    let alone = try jsonLinesWritten { $0.receive(unpulled: Self.batch) }
+    let written = try jsonLinesWritten { writer in
+      let done = DispatchGroup()
+      DispatchQueue.global().async(group: done) {
+        for _ in 0..<rounds { writer.receive(unpulled: Self.batch) }
+      }
+      for index in 0..<3000 { writer.receive(.end(EndRecord(source: "other/\(index).xml"))) }
+      done.wait()
+    }
+    var others: [[UInt8]] = []
+    var batched: [UInt8] = []
+    for line in written.split(separator: 10, omittingEmptySubsequences: false).dropLast() {
+      if line.starts(with: Array(#"{"type":"end","source":"other/"#.utf8)) {
+        others.append(Array(line))
+      } else {
+        batched += line + [10]
+      }
+    }
+    #expect(batched == Array([[UInt8]](repeating: alone, count: rounds).joined()))
+    let expected = try jsonLinesWritten { writer in
+      for index in 0..<3000 { writer.receive(.end(EndRecord(source: "other/\(index).xml"))) }
+    }
+    #expect(others == expected.split(separator: 10).map(Array.init))
+  }
+
   @Test(arguments: [false, true])
   func theTextWriterWritesABatchAsItsRecords(headsQuietSources: Bool) throws {
     var style = TextWriter.Style()

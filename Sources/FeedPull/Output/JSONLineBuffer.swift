@@ -17,6 +17,11 @@ struct JSONLineBuffer: ~Copyable {
     bytes.removeAll()
   }
 
+  /// Appends lines encoded apart (outside a writer's lock), given as their bytes.
+  mutating func append(lines: UnsafeRawBufferPointer) {
+    bytes.append(lines.bindMemory(to: UInt8.self))
+  }
+
   /// One object and its newline; `body` writes the fields.
   mutating func line(_ body: (inout JSONLineBuffer) -> Void) {
     bytes.append(UInt8(ascii: "{"))
