@@ -8,7 +8,7 @@ pulled, the others ending `skipped: not_due`).
 
     bench/state.py [--feedpull .build/release/feedpull] [--runs 5] [--sources 1000000]
     bench/state.py --only-flat --flat "" --flat-http 10000,100000 --runs 3
-    bench/state.py --paired-due-list OLD_FEEDPULL --sources 1000000 --runs 5
+    bench/state.py --paired-due-list OLD_FEEDPULL --sources 1000000 --runs 5 [--spread]
 
 Sizes come from feedpull itself pulling local files with --state (the file is checkpointed and
 measured). The large state is made by feedpull for its schema and one pulled row, then filled
@@ -121,8 +121,10 @@ def wal_bytes_written(argv, state):
     return written, checkpointed_size(state)
 
 
-def big_state(feedpull, work, total, due):
-    """A state of `total` sources, `due` of them due (local feeds), the rest next week."""
+def big_state(feedpull, work, total, due, spread=False):
+    """A state of `total` sources, `due` of them due (local feeds), the rest next week: the due
+    ones first in the state and the list, or (`spread`) one every `total // due` rows, as a
+    subscription's due sources fall in practice."""
     folder = os.path.join(work, "big")
     os.makedirs(folder)
     sample = os.path.join(folder, "sample.xml")
@@ -144,10 +146,15 @@ def big_state(feedpull, work, total, due):
         due_paths.append(path)
     later = int(time.time()) + 7 * 86400
 
+    step = max(1, total // max(1, due)) if spread else 1
+    due_rows = {i * step: path for i, path in enumerate(due_paths)}
+
+    def name(i):
+        return due_rows.get(i) or f"https://host{i % 5000}.example/feed/{i}.xml"
+
     def rows():
         for i in range(total):
-            source = due_paths[i] if i < due else f"https://host{i % 5000}.example/feed/{i}.xml"
-            yield (source, 0 if i < due else later) + tuple(template)
+            yield (name(i), 0 if i in due_rows else later) + tuple(template)
 
     db.execute("DELETE FROM items")
     db.execute("DELETE FROM sources")
@@ -159,8 +166,7 @@ def big_state(feedpull, work, total, due):
     listing = os.path.join(folder, "list.txt")
     with open(listing, "w") as out:
         for i in range(total):
-            out.write((due_paths[i] if i < due else
-                       f"https://host{i % 5000}.example/feed/{i}.xml") + "\n")
+            out.write(name(i) + "\n")
     return state, listing
 
 
@@ -296,7 +302,7 @@ def show(label, walls, rsses, cpus):
 def paired_due_list(feedpull, baseline, work, args):
     """`--due -i` over the whole list, the baseline and feedpull alternated run by run, so that
     both meet the same load."""
-    state, listing = big_state(feedpull, work, args.sources, args.due)
+    state, listing = big_state(feedpull, work, args.sources, args.due, args.spread)
     runs = {baseline: ([], [], []), feedpull: ([], [], [])}
     for _ in range(args.runs):
         for binary, figures in runs.items():
@@ -304,7 +310,9 @@ def paired_due_list(feedpull, baseline, work, args):
                              state, 1, args.sources)
             for values, value in zip(figures, one):
                 values.extend(value)
-    print(f"| `--due -i`, {args.sources:,} listed, {args.due:,} due | wall | CPU | peak RSS |")
+    where = "spread through the list" if args.spread else "first in the list"
+    print(f"| `--due -i`, {args.sources:,} listed, {args.due:,} due ({where}) | wall | CPU | "
+          "peak RSS |")
     print("| --- | --- | --- | --- |")
     show(f"baseline ({os.path.basename(baseline)})", *runs[baseline])
     show(f"now ({os.path.basename(feedpull)})", *runs[feedpull])
@@ -325,6 +333,9 @@ def main():
     parser.add_argument("--paired-due-list", metavar="BASELINE",
                         help="the `--due -i` runs only, alternating BASELINE (another feedpull "
                         "binary) and --feedpull run by run over the same state")
+    parser.add_argument("--spread", action="store_true",
+                        help="the due sources spread evenly through the large state and its "
+                        "list (one every sources/due rows) instead of first in both")
     parser.add_argument("--only-flat", action="store_true",
                         help="the one-shot memory runs only (no sizes, no --due runs)")
     args = parser.parse_args()
@@ -358,7 +369,7 @@ def main():
         if args.only_flat:
             return
 
-        state, listing = big_state(feedpull, work, args.sources, args.due)
+        state, listing = big_state(feedpull, work, args.sources, args.due, args.spread)
         print(f"| {args.sources:,} sources, {args.due:,} due | wall | CPU | peak RSS |")
         print("| --- | --- | --- | --- |")
         idle = state + ".idle"
