@@ -39,8 +39,10 @@ enum SchedulerAction: Sendable, Equatable {
   case claimDue(limit: Int)
   /// Ask the store when a source can next be claimed; answer `nextClaimable`.
   case askNextClaimable
-  /// Start pulling a claimed source.
-  case start(PlannedPull)
+  /// Start pulling a claimed source. Boxed (`indirect`), as a claim's answer is: a planned
+  /// pull holds a whole state, and inline every action of a step (mostly skipped ends, a
+  /// thousand to a claim in a `--due -i` pass) took its size.
+  indirect case start(PlannedPull)
   /// Write the `end` of a source that is not pulled.
   case skip(SkippedEnd)
   /// Move a source's next check without pulling it, and give its lease back.
