@@ -66,8 +66,14 @@ public final class JSONLinesWriter: PullRecordSink {
       part.bytes.withUnsafeBytes { lines in
         let encoded = EncodedLines(bytes: lines)
         pending.withLock { buffer in
-          buffer.append(lines: encoded.bytes)
-          if buffer.bytes.count >= highWater { write(&buffer) }
+          if buffer.isEmpty && encoded.bytes.count >= highWater {
+            // A whole part with nothing before it: written from where it was encoded, not
+            // copied into the buffer first.
+            _ = output.write(encoded.bytes)
+          } else {
+            buffer.append(lines: encoded.bytes)
+            if buffer.bytes.count >= highWater { write(&buffer) }
+          }
         }
       }
       part.removeAll()
