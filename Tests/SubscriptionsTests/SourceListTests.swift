@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Subscriptions
@@ -18,5 +19,41 @@ import Testing
     #expect(list.index(of: "https://host1.example/feed/100000.xml") == nil)
     #expect(list.index(of: "") == nil)
     #expect(!list.contains("https://host1.example/feed/1.xml "))
+  }
+
+  /// A list file read into the table: names stored as they are read and inserted eight behind,
+  /// the arrays sized from the first names' length. Names listed again (right after, within the
+  /// eight, and far apart) keep their first number; comments and blank lines are not names;
+  /// the first names are the longest (the arrays' estimate falls short, and they grow past it).
+  @Test func aListFileIsReadInOrderEachNameOnce() throws {
+    var lines: [String] = ["# subscriptions", ""]
+    var expected: [String] = []
+    for number in 0..<20_000 {
+      let name =
+        "https://h\(number % 300).example/\(String(repeating: "x", count: (19_999 - number) / 1000))/\(number)"
+      lines.append(number % 3 == 0 ? name + "\r" : name)
+      expected.append(name)
+      if number % 97 == 0 { lines.append(name) }
+      if number % 89 == 0, number >= 5 { lines.append(expected[number - 5] + " # again") }
+      if number % 1009 == 0 { lines.append(expected[number / 2]) }
+    }
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-source-list-\(UUID().uuidString).txt").path
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var list = SourceList()
+    list.append("https://first.example/feed")
+    var seen = 0
+    try list.append(contentsOfListAt: path) { _ in seen += 1 }
+    #expect(seen == lines.count - 2)
+    #expect(list.count == expected.count + 1)
+    #expect(list[0] == "https://first.example/feed")
+    for (number, name) in expected.enumerated() {
+      #expect(list.index(of: name) == number + 1)
+      #expect(list[number + 1] == name)
+    }
+    #expect(list.index(of: expected[3] + "\r") == nil)
+    #expect(!list.contains("# subscriptions"))
   }
 }

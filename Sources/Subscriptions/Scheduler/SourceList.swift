@@ -70,49 +70,89 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
   /// input), read a block at a time: no `String` is made for a source. `each` sees every
   /// source's bytes as it is read (a caller's check of what was listed).
   ///
-  /// The names are inserted eight behind the reading (`Lookahead`): each one's slot is asked of
-  /// the cache when it is read and written when it is inserted, so that the table's random reads
-  /// (a table of 8 MB for a million names) overlap instead of each stalling in turn.
+  /// Each name's bytes go to their block as they are read, and the name is inserted eight
+  /// behind the reading (`Lookahead`): its slot is asked of the cache when it is read and
+  /// written when it is inserted, so that the table's random reads (a table of 8 MB for a
+  /// million names) overlap instead of each stalling in turn. A name listed again leaves its
+  /// bytes unused in its block: at most the list's own size, as if every line were new.
+  ///
+  /// A regular file's arrays are sized once for the lines its size holds at the length of its
+  /// first names (`reserve`): grown by doubling, a million names copied them a score of times.
   public mutating func append(
     contentsOfListAt path: String, each: (UnsafeBufferPointer<UInt8>) -> Void = { _ in }
   ) throws(SubscriptionList.ReadError) {
     var waiting = Lookahead()
+    let fileSize = path == "-" ? 0 : Self.regularFileSize(path)
+    var sampled = 0
+    var sampledBytes = 0
     try SubscriptionList.forEachSource(inFileAt: path) { source in
       each(source)
+      if sampled < Self.sampleNames && fileSize > 0 {
+        sampled += 1
+        // A line's bytes: its name and its end.
+        sampledBytes += source.count + 1
+        if sampled == Self.sampleNames { reserve(fileSize / (sampledBytes / sampled) + 1) }
+      }
       let hash = Self.hash(source)
       slots.withUnsafeBufferPointer { slots in
         prefetchForWrite(slots.baseAddress! + (Int(hash) & (slots.count - 1)))
       }
-      if waiting.isFull { waiting.takeOldest { insert($0, hash: $1) } }
-      waiting.add(source, hash: hash)
+      if waiting.isFull { insertStored(waiting.takeOldest()) }
+      waiting.add(store(source), hash: hash)
     }
-    while !waiting.isEmpty { waiting.takeOldest { insert($0, hash: $1) } }
+    while !waiting.isEmpty { insertStored(waiting.takeOldest()) }
   }
 
-  /// Names read and not yet inserted, in order: a ring of copies, with their hashes.
+  /// Names sampled for the length of a list's lines before its arrays are sized.
+  private static let sampleNames = 256
+
+  /// The size of the regular file at `path`, or 0 (a pipe, a device, none).
+  private static func regularFileSize(_ path: String) -> Int {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
+    return Int(status.st_size)
+  }
+
+  /// Room for `total` sources in the arrays, whose pages are not touched until used. The
+  /// table still grows by doubling: sized from the estimate, a list whose later names are
+  /// longer than its first (`host1` … `host999999`) took a table of twice the size it needed.
+  private mutating func reserve(_ total: Int) {
+    guard total > locations.count else { return }
+    locations.reserveCapacity(total)
+    hashes.reserveCapacity(total)
+  }
+
+  /// Names read, their bytes stored and not yet inserted, in order: a ring of their places and
+  /// hashes.
   private struct Lookahead {
     static let size = 8
-    private var names = [[UInt8]](repeating: [], count: size)
-    private var hashes = [UInt32](repeating: 0, count: size)
+    private var ring = [(location: Location, hash: UInt32)](
+      repeating: (Location(block: 0, offset: 0, length: 0), 0), count: size)
     private var first = 0
     private(set) var count = 0
 
     var isFull: Bool { count == Self.size }
     var isEmpty: Bool { count == 0 }
 
-    mutating func add(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32) {
-      let place = (first + count) % Self.size
-      names[place].removeAll(keepingCapacity: true)
-      names[place].append(contentsOf: name)
-      hashes[place] = hash
+    mutating func add(_ location: Location, hash: UInt32) {
+      ring[(first + count) % Self.size] = (location, hash)
       count += 1
     }
 
-    mutating func takeOldest(_ body: (UnsafeBufferPointer<UInt8>, UInt32) -> Void) {
-      names[first].withUnsafeBufferPointer { body($0, hashes[first]) }
-      first = (first + 1) % Self.size
-      count -= 1
+    mutating func takeOldest() -> (location: Location, hash: UInt32) {
+      defer {
+        first = (first + 1) % Self.size
+        count -= 1
+      }
+      return ring[first]
     }
+  }
+
+  /// Inserts the name stored at `entry.location` unless it is listed already.
+  private mutating func insertStored(_ entry: (location: Location, hash: UInt32)) {
+    let found = withName(entry.location) { find($0, hash: entry.hash) }
+    guard found.index == nil else { return }
+    add(entry.location, hash: entry.hash, slot: found.slot)
   }
 
   /// The sources in order.
@@ -168,12 +208,18 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
   ) {
     let found = find(name, hash: hash)
     if let index = found.index { return (index, false) }
+    return (add(store(name), hash: hash, slot: found.slot), true)
+  }
+
+  /// Numbers the name stored at `location`, found missing at `slot`; its number.
+  @discardableResult
+  private mutating func add(_ location: Location, hash: UInt32, slot: Int) -> Int {
     let index = locations.count
-    locations.append(store(name))
+    locations.append(location)
     hashes.append(hash)
-    slots[found.slot] = Self.entry(index, hash: hash, mask: slots.count - 1)
+    slots[slot] = Self.entry(index, hash: hash, mask: slots.count - 1)
     if locations.count * 2 > slots.count { grow() }
-    return (index, true)
+    return index
   }
 
   private mutating func store(_ name: UnsafeBufferPointer<UInt8>) -> Location {
@@ -189,8 +235,13 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
   }
 
   private func withName<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-    let location = locations[index]
-    return blocks[Int(location.block)].withUnsafeBufferPointer { block in
+    withName(locations[index], body)
+  }
+
+  private func withName<T>(
+    _ location: Location, _ body: (UnsafeBufferPointer<UInt8>) -> T
+  ) -> T {
+    blocks[Int(location.block)].withUnsafeBufferPointer { block in
       let start = Int(location.offset)
       return body(UnsafeBufferPointer(rebasing: block[start..<start + Int(location.length)]))
     }
