@@ -126,6 +126,52 @@ import Testing
     #expect(try Self.pages(SQLiteSubscriptionStore(path: old)).size == 4096)
   }
 
+  /// A new file is made with the schema whole (`SQLiteSchema.current`), an old one is brought
+  /// to it step by step: both must end with the same tables, columns (order, type, null,
+  /// default, key), indexes and version, or a state made new and one upgraded would differ.
+  @Test func aNewFilesSchemaIsTheOneTheStepsLeadTo() throws {
+    func shape(_ path: String) throws -> [String] {
+      let connection = try SQLiteConnection(path: path, busyMilliseconds: 1000)
+      var tables: [String] = []
+      try connection.run(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
+      ) { row in tables.append(row.text(0) ?? "") }
+      var lines = ["version \(try SQLiteSchema.version(connection))"]
+      for table in tables {
+        try connection.run(
+          "SELECT cid, name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('\(table)')"
+        ) { row in
+          lines.append(
+            "\(table) column \(row.integer(0)) \(row.text(1) ?? "") \(row.text(2) ?? "") "
+              + "\(row.integer(3)) \(row.text(4) ?? "-") \(row.integer(5))")
+        }
+        try connection.run(
+          "SELECT name, \"unique\", origin FROM pragma_index_list('\(table)') ORDER BY name"
+        ) { row throws(StoreError) in
+          let index = row.text(0) ?? ""
+          var columns: [String] = []
+          try connection.run("SELECT name FROM pragma_index_info('\(index)') ORDER BY seqno") {
+            columns.append($0.text(0) ?? "")
+          }
+          lines.append(
+            "\(table) index \(index) \(row.integer(1)) \(row.text(2) ?? "") "
+              + columns.joined(separator: ","))
+        }
+      }
+      return lines
+    }
+    let made = TemporaryState.path()
+    _ = try SQLiteSubscriptionStore(path: made)
+    let stepped = TemporaryState.path()
+    _ = FileManager.default.createFile(atPath: stepped, contents: Data())
+    let connection = try SQLiteConnection(path: stepped, busyMilliseconds: 1000)
+    try connection.execute(SQLiteSchema.migrations[0] + "PRAGMA user_version = 1;")
+    _ = try SQLiteSubscriptionStore(path: stepped)
+    let new = try shape(made)
+    #expect(new.count > 30)
+    #expect(new == (try shape(stepped)))
+  }
+
   /// A file of schema version 1 (each state one JSON text).
   static func versionOneFile() throws -> String {
     let path = TemporaryState.path()
