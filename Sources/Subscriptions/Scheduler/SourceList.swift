@@ -91,7 +91,9 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
         sampled += 1
         // A line's bytes: its name and its end.
         sampledBytes += source.count + 1
-        if sampled == Self.sampleNames { reserve(fileSize / (sampledBytes / sampled) + 1) }
+        if sampled == Self.sampleNames {
+          reserve(Swift.min(fileSize / (sampledBytes / sampled) + 1, Self.largestReserve))
+        }
       }
       let hash = Self.hash(source)
       slots.withUnsafeBufferPointer { slots in
@@ -105,6 +107,11 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
 
   /// Names sampled for the length of a list's lines before its arrays are sized.
   private static let sampleNames = 256
+
+  /// The most names the arrays are sized for ahead (16 Mi: 256 MB of address space, touched
+  /// only as used): a file of short first names and long comments after them, whatever its
+  /// size, reserves no more, and a list longer than this grows as any other.
+  private static let largestReserve = 1 << 24
 
   /// The size of the regular file at `path`, or 0 (a pipe, a device, none).
   private static func regularFileSize(_ path: String) -> Int {
