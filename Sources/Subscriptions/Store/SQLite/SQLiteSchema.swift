@@ -92,7 +92,8 @@ enum SQLiteSchema {
   /// the steps' nineteen `ALTER TABLE`s had SQLite parse the whole schema again: 6.5 ms of the
   /// 15 ms of CPU a first `--state` run spent on its new file beyond a run without state. A new
   /// version changes this too; a test compares the tables and indexes it makes with those the
-  /// steps make.
+  /// steps make. Its tables are written out again rather than shared with the first step: a
+  /// step is never edited, and this is.
   static let current = """
     CREATE TABLE sources(
       id INTEGER PRIMARY KEY,
