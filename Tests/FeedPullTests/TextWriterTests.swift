@@ -111,6 +111,54 @@ import Testing
     #expect(shown.hasPrefix("Quiet feed  (quiet.xml)\n\nBusy feed  (busy.xml)\n"))
   }
 
+  /// Ends of sources that showed nothing, coming while a source speaks (a `--due -i` pass's
+  /// `not_due` ends between a due source's items): without `-v` none takes a turn, and the
+  /// speaking source's lines and the next one's come out whole and in order; with `-v` each
+  /// one's heading waits its turn, in the order the ends came.
+  @Test func quietEndsWhileASourceSpeaksKeepTheirOrder() throws {
+    struct NoFields: EndRecordFields, Equatable {
+      func write(to writer: inout EndRecordFieldWriter) {}
+    }
+    struct Quiet: UnpulledEndBatch {
+      var names: [String]
+      var count: Int { names.count }
+      func source(at index: Int) -> String { names[index] }
+      func addedFields(at index: Int) -> any EndRecordFields { NoFields() }
+    }
+    let names = (0..<3000).map { "q\($0).xml" }
+    func run(_ style: TextWriter.Style) throws -> String {
+      try printed(style: style) { writer in
+        writer.receive(feed("a.xml", "Feed A"))
+        writer.receive(item("a.xml", 0, "A one"))
+        writer.receive(unpulled: Quiet(names: Array(names[..<1500])))
+        writer.receive(feed("b.xml", "Feed B"))
+        writer.receive(item("b.xml", 0, "B one"))
+        writer.receive(unpulled: Quiet(names: Array(names[1500...])))
+        writer.receive(item("a.xml", 1, "A two"))
+        writer.receive(.end(EndRecord(source: "b.xml")))
+        writer.receive(.end(EndRecord(source: "a.xml")))
+      }
+    }
+    func inOrder(_ text: String, _ parts: [String]) -> Bool {
+      let places = parts.map { text.range(of: $0)?.lowerBound }
+      return places.allSatisfy { $0 != nil } && places.map { $0! } == places.map { $0! }.sorted()
+    }
+    let normal = try run(TextWriter.Style())
+    #expect(inOrder(normal, ["Feed A", "A one", "A two", "Feed B", "B one"]))
+    #expect(!normal.contains("q0.xml"))
+    var style = TextWriter.Style()
+    style.headsQuietSources = true
+    let verbose = try run(style)
+    #expect(
+      inOrder(
+        verbose,
+        [
+          "Feed A", "A one", "A two", "q0.xml", "q1499.xml", "Feed B", "B one", "q1500.xml",
+          "q2999.xml",
+        ]))
+    #expect(verbose.components(separatedBy: "\n").filter { $0.contains(".xml") }.count == 3002)
+  }
+
   @Test func aWatchShowsEachPullsItemsUnderTheirFeedWithTheLineTime() throws {
     var style = TextWriter.Style()
     style.lineClock = { 1_761_990_000 }

@@ -31,8 +31,13 @@ public final class TextWriter: PullRecordSink {
     var pending: [UInt8] = []
     /// The source whose lines go out as they come.
     var current: String?
-    /// Lines of the other sources, in order of their first record, and which have ended.
-    var waiting: [(source: String, lines: [UInt8])] = []
+    /// The other sources with lines, in order of their first line (from `waitingHead` on), their
+    /// lines by source, and those of them that have ended: a look-up and a turn cost the same
+    /// however many wait (a `--due -i` pass with `-v` queues a heading for every source not due
+    /// while a due one speaks).
+    var waiting: [String] = []
+    var waitingHead = 0
+    var waitingLines: [String: [UInt8]] = [:]
     var ended: Set<String> = []
     /// The feed title of each source being pulled, from its `feed` record.
     var titles: [String: String] = [:]
@@ -86,11 +91,15 @@ public final class TextWriter: PullRecordSink {
     }
   }
 
-  /// A source's end: its heading when quiet sources are headed, and its turn over.
+  /// A source's end: its heading when quiet sources are headed, and its turn over. A source
+  /// with nothing to show and no lines waiting (a 304 or a source not due, while another one
+  /// speaks) takes no turn at all: each such end once joined the queue, and with it every later
+  /// one scanned the queue, a `--due -i` pass over a million names taking minutes.
   private func end(_ source: String, _ state: inout State) {
     let text = style.headsQuietSources ? heading(source, &state) : ""
     state.headed.remove(source)
     state.titles[source] = nil
+    if text.isEmpty, state.current != source, state.waitingLines[source] == nil { return }
     place(text, of: source, &state)
     if state.current == source { takeNextTurn(&state) } else { state.ended.insert(source) }
   }
@@ -101,10 +110,11 @@ public final class TextWriter: PullRecordSink {
     if state.current == nil { state.current = source }
     if state.current == source {
       state.pending.append(contentsOf: text.utf8)
-    } else if let index = state.waiting.firstIndex(where: { $0.source == source }) {
-      state.waiting[index].lines.append(contentsOf: text.utf8)
+    } else if state.waitingLines[source] != nil {
+      state.waitingLines[source]!.append(contentsOf: text.utf8)
     } else {
-      state.waiting.append((source, Array(text.utf8)))
+      state.waitingLines[source] = Array(text.utf8)
+      state.waiting.append(source)
     }
   }
 
@@ -120,11 +130,24 @@ public final class TextWriter: PullRecordSink {
   /// The current source has ended: release waiting sources in order until one still runs.
   private func takeNextTurn(_ state: inout State) {
     state.current = nil
-    while !state.waiting.isEmpty {
-      let next = state.waiting.removeFirst()
-      state.pending.append(contentsOf: next.lines)
-      if state.ended.remove(next.source) == nil {
-        state.current = next.source
+    defer {
+      // The queue's taken front let go once it is most of the array.
+      if state.waitingHead == state.waiting.count {
+        state.waiting.removeAll(keepingCapacity: true)
+        state.waitingHead = 0
+      } else if state.waitingHead >= 1024, state.waitingHead * 2 >= state.waiting.count {
+        state.waiting.removeFirst(state.waitingHead)
+        state.waitingHead = 0
+      }
+    }
+    while state.waitingHead < state.waiting.count {
+      let next = state.waiting[state.waitingHead]
+      state.waitingHead += 1
+      if let lines = state.waitingLines.removeValue(forKey: next) {
+        state.pending.append(contentsOf: lines)
+      }
+      if state.ended.remove(next) == nil {
+        state.current = next
         return
       }
     }
