@@ -37,11 +37,12 @@ let package = Package(
       name: "FeedPull", dependencies: ["FeedModel", "FeedParser", "HTTPWorker", "FeedPullSupport"]),
     .target(
       name: "Subscriptions",
-      dependencies: ["FeedPull", "FeedPullSupport", "CSQLite", "CPQ"]),
+      dependencies: ["FeedPull", "FeedParser", "FeedPullSupport", "CSQLite", "CPQ"]),
     // The command's code is a library, so that its tests reach the option table and the text
     // renderer without starting a process; the executable only calls it.
     .target(
-      name: "FeedPullCLI", dependencies: ["FeedPull", "FeedPullSupport", "Subscriptions"]),
+      name: "FeedPullCLI",
+      dependencies: ["FeedParser", "FeedPull", "FeedPullSupport", "Subscriptions"]),
     .executableTarget(name: "FeedPullMain", dependencies: ["FeedPullCLI"]),
     .target(
       name: "TestSupport", dependencies: ["FeedPull", "FeedPullSupport"], path: "Tests/TestSupport"),

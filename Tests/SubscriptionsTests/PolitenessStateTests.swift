@@ -197,5 +197,18 @@ import Testing
     #expect(forget.status == 0)
     let empty = try FeedpullProcess.run(["state", "export", "--state", state.statePath])
     #expect(empty.stdout.isEmpty)
+    // A source imported with an escape sequence in its name is listed without it.
+    let crafted = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-crafted-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: crafted) }
+    try Data(
+      ("{\"type\":\"subscription\",\"source\":\"http://x.example/\\u001b]52;c;aGk=\\u0007"
+        + "\\u001b[2Jfeed\",\"errors_in_row\":0,\"identity_mode\":\"id\",\"pulls\":0}\n").utf8
+    ).write(to: URL(fileURLWithPath: crafted))
+    let imported = try FeedpullProcess.run(["state", "import", crafted, "--state", state.statePath])
+    #expect(imported.status == 0)
+    let listed = try FeedpullProcess.run(["state", "list", "--state", state.statePath])
+    #expect(listed.stdout.contains("http://x.example/]52;c;aGk=[2Jfeed\tdue"))
+    #expect(!listed.stdout.contains("\u{1b}") && !listed.stdout.contains("\u{07}"))
   }
 }

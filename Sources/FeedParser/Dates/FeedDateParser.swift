@@ -51,6 +51,38 @@ public enum FeedDateParser {
     RFC3339Text.utc(clampedToRFC3339(secondsSince1970))
   }
 
+  /// Seconds since 1970 for an RFC 3339 date-time and nothing looser: `2025-11-01T18:30:00Z`,
+  /// with any offset (`+09:00`) and a fraction of a second, which is dropped. A date alone, a
+  /// time without seconds or zone, a space for the `T` and every other form `parse` reads are
+  /// nil: what a state export writes, and what its import accepts.
+  package static func rfc3339Seconds(_ text: String) -> Int64? {
+    var text = text
+    return text.withUTF8 { bytes -> Int64? in
+      func digits(_ range: Range<Int>) -> Bool {
+        range.allSatisfy { bytes[$0] &- UInt8(ascii: "0") < 10 }
+      }
+      guard bytes.count >= 20, bytes.count <= longestDate, digits(0..<4), bytes[4] == 0x2D,
+        digits(5..<7), bytes[7] == 0x2D, digits(8..<10), bytes[10] | 0x20 == 0x74,
+        digits(11..<13), bytes[13] == 0x3A, digits(14..<16), bytes[16] == 0x3A, digits(17..<19)
+      else { return nil }
+      var index = 19
+      if bytes[index] == 0x2E {
+        index += 1
+        let start = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+        guard index > start else { return nil }
+      }
+      let zone = bytes.count - index
+      guard
+        (zone == 1 && bytes[index] | 0x20 == 0x7A)
+          || (zone == 6 && (bytes[index] == 0x2B || bytes[index] == 0x2D)
+            && digits(index + 1..<index + 3) && bytes[index + 3] == 0x3A
+            && digits(index + 4..<index + 6))
+      else { return nil }
+      return CommonDateShapes.seconds(in: bytes)
+    }
+  }
+
   /// Writes `rfc3339(secondsSince1970)`, `rfc3339Length` bytes, to `out`.
   package static func writeRFC3339(_ secondsSince1970: Int64, to out: UnsafeMutablePointer<UInt8>) {
     RFC3339Text.write(clampedToRFC3339(secondsSince1970), to: out)
