@@ -74,7 +74,8 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
   /// behind the reading (`Lookahead`): its slot is asked of the cache when it is read and
   /// written when it is inserted, so that the table's random reads (a table of 8 MB for a
   /// million names) overlap instead of each stalling in turn. A name listed again leaves its
-  /// bytes unused in its block: at most the list's own size, as if every line were new.
+  /// bytes unused in its block; when those are most of what the blocks hold, the names are
+  /// copied into new blocks (`compact`), so that a list of repeats holds each name once.
   ///
   /// A regular file's arrays are sized once for the lines its size holds at the length of its
   /// first names (`reserve`): grown by doubling, a million names copied them a score of times.
@@ -82,6 +83,8 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     contentsOfListAt path: String, each: (UnsafeBufferPointer<UInt8>) -> Void = { _ in }
   ) throws(SubscriptionList.ReadError) {
     var waiting = Lookahead()
+    // The bytes of names listed again, left in the blocks.
+    var unused = 0
     let fileSize = path == "-" ? 0 : Self.regularFileSize(path)
     var sampled = 0
     var sampledBytes = 0
@@ -99,10 +102,21 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
       slots.withUnsafeBufferPointer { slots in
         prefetchForWrite(slots.baseAddress! + (Int(hash) & (slots.count - 1)))
       }
-      if waiting.isFull { insertStored(waiting.takeOldest()) }
+      if waiting.isFull {
+        unused += insertStored(waiting.takeOldest())
+        // Names listed again are most of the blocks: the names read so far inserted, and
+        // copied into new blocks (then the list grows from half the bytes at most, so the
+        // copies cost no more than the reading).
+        if unused > Self.blockSize && unused * 2 > blocks.count * Self.blockSize {
+          while !waiting.isEmpty { _ = insertStored(waiting.takeOldest()) }
+          compact()
+          unused = 0
+        }
+      }
       waiting.add(store(source), hash: hash)
     }
-    while !waiting.isEmpty { insertStored(waiting.takeOldest()) }
+    while !waiting.isEmpty { unused += insertStored(waiting.takeOldest()) }
+    if unused > Self.blockSize && unused * 2 > blocks.count * Self.blockSize { compact() }
   }
 
   /// Names sampled for the length of a list's lines before its arrays are sized.
@@ -155,11 +169,31 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
     }
   }
 
-  /// Inserts the name stored at `entry.location` unless it is listed already.
-  private mutating func insertStored(_ entry: (location: Location, hash: UInt32)) {
+  /// Inserts the name stored at `entry.location` unless it is listed already; the bytes left
+  /// unused (those of a name listed again).
+  private mutating func insertStored(_ entry: (location: Location, hash: UInt32)) -> Int {
     let found = withName(entry.location) { find($0, hash: entry.hash) }
-    guard found.index == nil else { return }
+    guard found.index == nil else { return Int(entry.location.length) }
     add(entry.location, hash: entry.hash, slot: found.slot)
+    return 0
+  }
+
+  /// The bytes held in the blocks.
+  var storedBytes: Int { blocks.reduce(0) { $0 + $1.count } }
+
+  /// The names copied into new blocks, side by side: a list that repeats its names (a million
+  /// copies of one URL) left their bytes behind, as much as the file, where each name once is
+  /// enough.
+  private mutating func compact() {
+    let old = blocks
+    blocks = []
+    for index in locations.indices {
+      let location = locations[index]
+      locations[index] = old[Int(location.block)].withUnsafeBufferPointer { block in
+        let start = Int(location.offset)
+        return store(UnsafeBufferPointer(rebasing: block[start..<start + Int(location.length)]))
+      }
+    }
   }
 
   /// The sources in order.
