@@ -21,6 +21,15 @@ import Testing
     #expect(!list.contains("https://host1.example/feed/1.xml "))
   }
 
+  /// A temporary list file of `lines`, one a line; the caller removes it.
+  static func listFile(_ lines: [String]) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedpull-source-list-\(UUID().uuidString).txt").path
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
   /// A list file read into the table: names stored as they are read and inserted eight behind,
   /// the arrays sized from the first names' length. Names listed again (right after, within the
   /// eight, and far apart) keep their first number; comments and blank lines are not names;
@@ -37,10 +46,7 @@ import Testing
       if number % 89 == 0, number >= 5 { lines.append(expected[number - 5] + " # again") }
       if number % 1009 == 0 { lines.append(expected[number / 2]) }
     }
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("feedpull-source-list-\(UUID().uuidString).txt").path
-    try (lines.joined(separator: "\n") + "\n").write(
-      toFile: path, atomically: true, encoding: .utf8)
+    let path = try Self.listFile(lines)
     defer { try? FileManager.default.removeItem(atPath: path) }
     var list = SourceList()
     list.append("https://first.example/feed")
@@ -63,10 +69,7 @@ import Testing
   @Test func aListOfRepeatsKeepsItsBlocksNearItsNames() throws {
     let names = (0..<10).map { "https://repeat\($0).example/feed.xml" }
     let lines = (0..<100_000).map { names[$0 % names.count] } + ["https://last.example/feed.xml"]
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("feedpull-repeats-\(UUID().uuidString).txt").path
-    try (lines.joined(separator: "\n") + "\n").write(
-      toFile: path, atomically: true, encoding: .utf8)
+    let path = try Self.listFile(lines)
     defer { try? FileManager.default.removeItem(atPath: path) }
     var list = SourceList()
     try list.append(contentsOfListAt: path)

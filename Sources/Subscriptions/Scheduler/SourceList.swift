@@ -107,7 +107,7 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
         // Names listed again are most of the blocks: the names read so far inserted, and
         // copied into new blocks (then the list grows from half the bytes at most, so the
         // copies cost no more than the reading).
-        if unused > Self.blockSize && unused * 2 > blocks.count * Self.blockSize {
+        if isMostlyRepeats(unused) {
           while !waiting.isEmpty { _ = insertStored(waiting.takeOldest()) }
           compact()
           unused = 0
@@ -116,7 +116,13 @@ public struct SourceList: Sendable, ExpressibleByArrayLiteral, Sequence {
       waiting.add(store(source), hash: hash)
     }
     while !waiting.isEmpty { unused += insertStored(waiting.takeOldest()) }
-    if unused > Self.blockSize && unused * 2 > blocks.count * Self.blockSize { compact() }
+    if isMostlyRepeats(unused) { compact() }
+  }
+
+  /// Whether `unused` bytes of repeated names are more than a block and most of the blocks:
+  /// time to `compact`.
+  private func isMostlyRepeats(_ unused: Int) -> Bool {
+    unused > Self.blockSize && unused * 2 > blocks.count * Self.blockSize
   }
 
   /// Names sampled for the length of a list's lines before its arrays are sized.
