@@ -8,7 +8,7 @@ pulled, the others ending `skipped: not_due`).
 
     bench/state.py [--feedpull .build/release/feedpull] [--runs 5] [--sources 1000000]
     bench/state.py --only-flat --flat "" --flat-http 10000,100000 --runs 3
-    bench/state.py --paired-due-list OLD_FEEDPULL --sources 1000000 --runs 5 [--spread]
+    bench/state.py --paired-due-list OLD_FEEDPULL --sources 1000000 --runs 5 [--spread] [--opml]
 
 Sizes come from feedpull itself pulling local files with --state (the file is checkpointed and
 measured). The large state is made by feedpull for its schema and one pulled row, then filled
@@ -168,6 +168,15 @@ def big_state(feedpull, work, total, due, spread=False):
     with open(listing, "w") as out:
         for i in range(total):
             out.write(name(i) + "\n")
+    # The same list as an OPML subscription list, as a feed reader exports it.
+    with open(os.path.join(folder, "list.opml"), "w") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n<opml version="2.0">\n'
+                  '<head><title>subscriptions</title></head>\n<body>\n')
+        for i in range(total):
+            url = name(i)
+            out.write(f'<outline type="rss" text="Feed {i}" title="Feed {i}" xmlUrl="{url}" '
+                      f'htmlUrl="https://host{i % 5000}.example/"/>\n')
+        out.write("</body>\n</opml>\n")
     return state, listing
 
 
@@ -319,19 +328,24 @@ def paired_due_list(feedpull, baseline, work, args):
     """`--due -i` over the whole list, the baseline and feedpull alternated run by run, so that
     both meet the same load."""
     state, listing = big_state(feedpull, work, args.sources, args.due, args.spread)
-    runs = {baseline: ([], [], []), feedpull: ([], [], [])}
+    # With --opml, feedpull reads the list as OPML and the baseline as one a line: what the
+    # format costs beyond the list's names (the baseline may be the same binary).
+    opml = os.path.splitext(listing)[0] + ".opml" if args.opml else listing
+    roles = [("baseline", baseline, listing), ("now", feedpull, opml)]
+    runs = {role: ([], [], []) for role, _, _ in roles}
     for _ in range(args.runs):
-        for binary, figures in runs.items():
-            one = median_run([binary, "-f", "jsonl", "--state", "STATE", "--due", "-i", listing],
+        for role, binary, path in roles:
+            one = median_run([binary, "-f", "jsonl", "--state", "STATE", "--due", "-i", path],
                              state, 1, args.sources)
-            for values, value in zip(figures, one):
+            for values, value in zip(runs[role], one):
                 values.extend(value)
     where = "spread through the list" if args.spread else "first in the list"
-    print(f"| `--due -i`, {args.sources:,} listed, {args.due:,} due ({where}) | wall | CPU | "
+    kind = " (now as OPML, the baseline one a line)" if args.opml else ""
+    print(f"| `--due -i`, {args.sources:,} listed{kind}, {args.due:,} due ({where}) | wall | CPU | "
           "peak RSS |")
     print("| --- | --- | --- | --- |")
-    show(f"baseline ({os.path.basename(baseline)})", *runs[baseline])
-    show(f"now ({os.path.basename(feedpull)})", *runs[feedpull])
+    show(f"baseline ({os.path.basename(baseline)})", *runs["baseline"])
+    show(f"now ({os.path.basename(feedpull)})", *runs["now"])
     print(f"(load {os.getloadavg()[0]:.1f} at the end)")
 
 
@@ -349,6 +363,9 @@ def main():
     parser.add_argument("--paired-due-list", metavar="BASELINE",
                         help="the `--due -i` runs only, alternating BASELINE (another feedpull "
                         "binary) and --feedpull run by run over the same state")
+    parser.add_argument("--opml", action="store_true",
+                        help="with --paired-due-list: feedpull reads the list as OPML, the "
+                        "baseline (which may be the same binary) reads it one a line")
     parser.add_argument("--spread", action="store_true",
                         help="the due sources spread evenly through the large state and its "
                         "list (one every sources/due rows) instead of first in both")

@@ -47,6 +47,25 @@ struct XMLAttributes {
     return decodedValue(bytes)
   }
 
+  /// The bytes, as libxml2 left them, of the first attribute with no prefix named `name` in
+  /// any letter case: OPML's `xmlUrl`, which lists also spell `xmlURL` and `xmlurl`.
+  func rawValueIgnoringCase(_ name: StaticString) -> UnsafeBufferPointer<xmlChar>? {
+    guard let base else { return nil }
+    for index in 0..<count {
+      let entry = base + index * 5
+      guard entry[1] == nil, let localname = entry[0], bytesEqualIgnoringCase(localname, name),
+        let start = entry[3], let end = entry[4]
+      else { continue }
+      return UnsafeBufferPointer(start: start, count: end - start)
+    }
+    return nil
+  }
+
+  /// An attribute's bytes (`rawValueIgnoringCase`) with their references decoded.
+  func decoded(_ bytes: UnsafeBufferPointer<xmlChar>) -> String {
+    decodedValue(bytes)
+  }
+
   /// The value without white space at either end, nil when that leaves nothing: what a
   /// namespace's reader keeps of an attribute. Trimmed on the bytes, so that a value is made
   /// into a `String` once (a podcast item has some twenty such attributes; trimming the
@@ -194,4 +213,21 @@ func bytesEqual(_ cString: UnsafePointer<xmlChar>, _ literal: StaticString) -> B
     index &+= 1
   }
   return cString[count] == 0
+}
+
+/// Compares a NUL-terminated libxml2 name with an ASCII literal, letters in any case (OPML's
+/// names as its readers take them).
+func bytesEqualIgnoringCase(_ cString: UnsafePointer<xmlChar>, _ literal: StaticString) -> Bool {
+  let count = literal.utf8CodeUnitCount
+  let literalBytes = literal.utf8Start
+  for index in 0..<count
+  where asciiLowercased(cString[index]) != asciiLowercased(literalBytes[index]) {
+    return false
+  }
+  return cString[count] == 0
+}
+
+@inline(__always)
+private func asciiLowercased(_ byte: UInt8) -> UInt8 {
+  byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
 }

@@ -1,9 +1,6 @@
+import FeedParser
 import FeedPullSupport
 import Foundation
-
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -28,9 +25,10 @@ public enum SubscriptionList {
   }
 
   /// Calls `body` with each source of the list at `path` (`-`: standard input), as UTF-8 bytes
-  /// valid during the call, in order. A plain list is read a block at a time and never held
-  /// whole, and its lines are read as bytes (a list of a million sources costs a block of
-  /// memory, and no `String` for a line); an OPML file is parsed whole.
+  /// valid during the call, in order. The list is read a block at a time and never held whole,
+  /// OPML (`OPMLOutlineReader`) as well as one a line (whose lines are read as bytes: no
+  /// `String` for a line), so that a list of a million sources costs a block of memory. An OPML
+  /// list that turns out broken throws after `body` had the sources before the break.
   public static func forEachSource(
     inFileAt path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void
   ) throws(ReadError) {
@@ -48,32 +46,37 @@ public enum SubscriptionList {
       }
     }
     var lines = PlainListLines()
+    var opml: OPMLOutlineReader?
     var first = true
     while true {
       let count = try fill()
       if count == 0 { break }
       if first {
         first = false
-        if isOPML(block[..<count]) {
-          var data = Data(block[..<count])
-          while true {
-            let more = try fill()
-            if more == 0 { break }
-            data.append(contentsOf: block[..<more])
+        if isOPML(block[..<count]) { opml = try outlineReader(name: path) }
+      }
+      if let opml {
+        // `withUnsafeBytes` throws untyped: its closure keeps the error for the typed throw.
+        var failure: ReadError?
+        block.withUnsafeBytes { bytes in
+          do throws(ReadError) {
+            try read(opml, UnsafeRawBufferPointer(rebasing: bytes[..<count]), name: path, body)
+          } catch {
+            failure = error
           }
-          let name = path == "-" ? "standard input" : path
-          for source in try outlines(data, name: name) {
-            var source = source
-            source.withUTF8 { body($0) }
-          }
-          return
         }
+        if let failure { throw failure }
+        continue
       }
       block.withUnsafeBufferPointer {
         lines.take(UnsafeBufferPointer(rebasing: $0[..<count]), body)
       }
     }
-    lines.finish(body)
+    if let opml {
+      try finish(opml, name: path, body)
+    } else {
+      lines.finish(body)
+    }
   }
 
   /// The file's bytes (`-`: standard input's), or why they cannot be read (`cannot read
@@ -102,8 +105,23 @@ public enum SubscriptionList {
 
   /// The sources listed in `data`; `name` names it in errors.
   public static func parse(_ data: Data, name: String) throws(ReadError) -> [String] {
-    if isOPML(data[...]) { return try outlines(data, name: name) }
     var sources: [String] = []
+    if isOPML(data[...]) {
+      let reader = try outlineReader(name: name)
+      var failure: ReadError?
+      data.withUnsafeBytes { bytes in
+        do throws(ReadError) {
+          try read(reader, bytes, name: name) {
+            sources.append(String(decoding: $0, as: UTF8.self))
+          }
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+      try finish(reader, name: name) { sources.append(String(decoding: $0, as: UTF8.self)) }
+      return sources
+    }
     var lines = PlainListLines()
     data.withUnsafeBytes { raw in
       lines.take(raw.bindMemory(to: UInt8.self)) {
@@ -114,24 +132,50 @@ public enum SubscriptionList {
     return sources
   }
 
-  /// Whether a list's first bytes begin an XML document (after a BOM and white space).
+  /// Whether a list's first bytes begin an XML document (after a BOM and white space). A
+  /// UTF-16 BOM means XML too: a list one a line is read as UTF-8, and an OPML file saved as
+  /// UTF-16 (as Windows tools save "Unicode") is for the XML parser to decode.
   private static func isOPML(_ bytes: some Collection<UInt8>) -> Bool {
     var rest = bytes[...]
+    if rest.starts(with: [0xFF, 0xFE]) || rest.starts(with: [0xFE, 0xFF]) { return true }
     if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
     return rest.first { !PlainListLines.isBlank($0) } == UInt8(ascii: "<")
   }
 
-  private static func outlines(_ data: Data, name: String) throws(ReadError) -> [String] {
-    let parser = XMLParser(data: data)
-    let collector = OutlineCollector()
-    parser.delegate = collector
-    parser.shouldResolveExternalEntities = false
-    // FoundationXML on Linux returns true from `parse()` even after a fatal error.
-    guard parser.parse(), parser.parserError == nil, collector.sawOPML else {
-      throw ReadError(
-        description: "\(name) is not a readable OPML file (line \(parser.lineNumber))")
+  private static func outlineReader(name: String) throws(ReadError) -> OPMLOutlineReader {
+    guard let reader = OPMLOutlineReader() else {
+      throw ReadError(description: "cannot read \(listName(name)): no XML parser")
     }
-    return collector.urls
+    return reader
+  }
+
+  private static func read(
+    _ reader: OPMLOutlineReader, _ bytes: UnsafeRawBufferPointer, name: String,
+    _ each: (UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(ReadError) {
+    do throws(OPMLOutlineReader.Failure) {
+      try reader.push(bytes, each)
+    } catch {
+      throw notOPML(name, line: error.line)
+    }
+  }
+
+  private static func finish(
+    _ reader: OPMLOutlineReader, name: String, _ each: (UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(ReadError) {
+    do throws(OPMLOutlineReader.Failure) {
+      try reader.finish(each)
+    } catch {
+      throw notOPML(name, line: error.line)
+    }
+  }
+
+  private static func notOPML(_ name: String, line: Int) -> ReadError {
+    ReadError(description: "\(listName(name)) is not a readable OPML file (line \(line))")
+  }
+
+  private static func listName(_ name: String) -> String {
+    name == "-" ? "standard input" : name
   }
 }
 
@@ -208,22 +252,5 @@ private struct PlainListLines {
     }
     while index < bytes.endIndex, !isBlank(bytes[index]) { index += 1 }
     return index
-  }
-}
-
-private final class OutlineCollector: NSObject, XMLParserDelegate {
-  var urls: [String] = []
-  var sawOPML = false
-
-  func parser(
-    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-    qualifiedName: String?, attributes: [String: String]
-  ) {
-    if elementName.lowercased() == "opml" { sawOPML = true }
-    guard elementName.lowercased() == "outline" else { return }
-    let url = attributes.first { $0.key.lowercased() == "xmlurl" }?.value
-    if let url = url?.trimmingCharacters(in: .whitespaces), !url.isEmpty {
-      urls.append(url)
-    }
   }
 }
