@@ -86,7 +86,7 @@ struct NoticePrinter: Sendable {
     switch notice {
     case .notDue(let source, let until, let reason):
       guard verbosity == .verbose else { return }
-      let shown = URLPasswordMask.masked(source)
+      let shown = TextLayout.oneLine(URLPasswordMask.masked(source))
       printError(
         "feedpull: \(shown): not due until \(StateCommand.rfc3339(until))\(Self.why(reason))\n")
     case .idle(let until, let cause):

@@ -82,16 +82,20 @@ final class StatusReporter: PullRecordSink {
     if !end.ok { counts.failures += 1 }
     var message = ""
     // Masked only for a line that names it: a quiet pass of a million sources writes none.
-    var source: String { URLPasswordMask.masked(end.source) }
+    // Others' text, each on the message's own line (`TextLayout.oneLine`): a source named
+    // `http://a/\nfeedpull: all ok` or a server's message with a line break must not start a
+    // line of its own.
+    var source: String { TextLayout.oneLine(URLPasswordMask.masked(end.source)) }
     if end.error?.kind == .cancelled {
       counts.cancelled += 1
     } else if let error = end.error, verbosity != .quiet {
-      message = "feedpull: \(source): \(error.kind.rawValue): \(error.message)\n"
+      message =
+        "feedpull: \(source): \(error.kind.rawValue): \(TextLayout.oneLine(error.message))\n"
       // A page's feeds, so that a user in a terminal (`--no-discover`) sees them too.
       for feed in end.feeds {
         message +=
-          "feedpull:   links \(URLPasswordMask.masked(feed.url))"
-          + (feed.title.map { " (\($0))" } ?? "") + "\n"
+          "feedpull:   links \(TextLayout.oneLine(URLPasswordMask.masked(feed.url)))"
+          + (feed.title.map { " (\(TextLayout.oneLine($0)))" } ?? "") + "\n"
       }
     } else if verbosity == .verbose, end.subscription?.skipped == nil {
       message =

@@ -18,6 +18,33 @@ import Testing
     #expect(ends.compactMap { $0["items"] as? Int }.reduce(0, +) == 3)
   }
 
+  /// A source's name is others' text (a URL a service's user typed, an OPML list's `xmlUrl`
+  /// with `&#10;`): on stderr it stays on its message's line, so that it cannot add a line
+  /// that reads as feedpull's own.
+  @Test func aSourceWithALineBreakStaysOnItsLineOnStandardError() throws {
+    let scratch = try CLIScratch()
+    defer { scratch.remove() }
+    let forged = "feedpull: every source ok"
+    let missing = scratch.folder.path + "/missing.xml\n" + forged
+    let list = try scratch.file(
+      "subs.opml",
+      """
+      <opml version="2.0"><body>
+      <outline xmlUrl="\(scratch.folder.path)/gone.xml&#10;\(forged)"/>
+      </body></opml>
+      """)
+    let result = try FeedpullProcess.run(["-f", "jsonl", "-i", list, missing])
+    #expect(result.status == 1)
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 2, "\(result.stderr)")
+    #expect(lines.allSatisfy { $0.hasPrefix("feedpull: \(scratch.folder.path)/") })
+    #expect(lines.allSatisfy { $0.contains(forged) })
+    let sources = result.records.filter { $0["type"] as? String == "end" }.compactMap {
+      $0["source"] as? String
+    }
+    #expect(Set(sources) == [missing, scratch.folder.path + "/gone.xml\n" + forged])
+  }
+
   @Test func standardInputAsTheListAndASourceIsAUsageError() throws {
     let result = try FeedpullProcess.run(["-i", "-", "-"], input: Data())
     #expect(result.status == 2)
