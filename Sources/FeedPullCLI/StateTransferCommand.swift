@@ -11,17 +11,28 @@ import Subscriptions
 enum StateTransferCommand {
   static func export(_ store: any SubscriptionStore, opml: Bool) -> Int32 {
     let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
+    // Lines gathered into writes of 64 KiB: a write each was a system call a source.
+    var pending: [UInt8] = []
+    pending.reserveCapacity(1 << 16)
+    func send() throws(StoreError) {
+      defer { pending.removeAll(keepingCapacity: true) }
+      guard pending.isEmpty || output.write(pending) else {
+        throw StoreError(
+          message: "cannot write to standard output: \(output.failureMessage ?? "")")
+      }
+    }
+    func add(_ line: String) throws(StoreError) {
+      pending.append(contentsOf: line.utf8)
+      pending.append(0x0A)
+      if pending.count >= 1 << 16 { try send() }
+    }
     do {
       if opml {
-        output.write(Array(try StateTransfer.opml(store).utf8))
+        try StateTransfer.opml(store, line: add)
       } else {
-        try StateTransfer.export(store) { line throws(StoreError) in
-          guard output.write(Array((line + "\n").utf8)) else {
-            throw StoreError(
-              message: "cannot write to standard output: \(output.failureMessage ?? "")")
-          }
-        }
+        try StateTransfer.export(store, line: add)
       }
+      try send()
     } catch {
       printError("feedpull: \(error.message)\n")
       return 1

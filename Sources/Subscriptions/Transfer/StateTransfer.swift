@@ -49,16 +49,28 @@ public enum StateTransfer {
   /// The subscriptions as an OPML 2.0 document: one `outline` a source, its `xmlUrl` the URL
   /// feedpull pulls (an adopted permanent redirect, else the source).
   public static func opml(_ store: any SubscriptionStore) throws(StoreError) -> String {
-    var lines = [
+    var document = ""
+    try opml(store) { line throws(StoreError) in document += line + "\n" }
+    return document
+  }
+
+  /// `opml(_:)` a line at a time (no newline), in source order, so that a state of a million
+  /// sources is written without being held (whole, it held 498 MiB).
+  public static func opml(
+    _ store: any SubscriptionStore, line: (String) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    for head in [
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\">", "  <head>",
       "    <title>feedpull subscriptions</title>", "  </head>", "  <body>",
-    ]
-    try store.forEachState { state in
-      let url = OPMLText.escaped(URLPasswordMask.masked(state.requestURL))
-      lines.append("    <outline type=\"rss\" text=\"\(url)\" xmlUrl=\"\(url)\"/>")
+    ] {
+      try line(head)
     }
-    lines += ["  </body>", "</opml>"]
-    return lines.joined(separator: "\n") + "\n"
+    try store.forEachState { state throws(StoreError) in
+      let url = OPMLText.escaped(URLPasswordMask.masked(state.requestURL))
+      try line("    <outline type=\"rss\" text=\"\(url)\" xmlUrl=\"\(url)\"/>")
+    }
+    try line("  </body>")
+    try line("</opml>")
   }
 
   /// Restores `data` into `store`: an export (a JSON object a line) replaces each source's state
