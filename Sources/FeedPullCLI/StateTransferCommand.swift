@@ -1,4 +1,5 @@
 import FeedPull
+import Foundation
 import Subscriptions
 
 #if canImport(Glibc)
@@ -48,8 +49,11 @@ enum StateTransferCommand {
     let summary: StateTransfer.ImportSummary
     do {
       let data = try SubscriptionList.contents(of: path)
-      summary = try StateTransfer.importing(
-        data, name: path == "-" ? "standard input" : path, into: store)
+      let name = path == "-" ? "standard input" : path
+      if let hint = try addressWithoutScheme(in: data, name: name) {
+        return FeedpullCommand.report(hint)
+      }
+      summary = try StateTransfer.importing(data, name: name, into: store)
     } catch let error as SubscriptionList.ReadError {
       return FeedpullCommand.report(UsageError(message: error.description))
     } catch let error as TransferError {
@@ -69,5 +73,22 @@ enum StateTransferCommand {
       printError("feedpull: \(parts.joined(separator: ", "))\n")
     }
     return 0
+  }
+
+  /// A list's first source that names no file but reads like a web address without its scheme
+  /// (`example.com/feed`): a usage error that suggests the URL, before anything is subscribed,
+  /// as a pull of that list gives (subscribed as it is, it failed as a missing file every run).
+  /// Nil for an export (JSON Lines), whose sources are what a state held.
+  private static func addressWithoutScheme(in data: Data, name: String)
+    throws(SubscriptionList.ReadError) -> UsageError?
+  {
+    guard !StateTransfer.isExport(data) else { return nil }
+    for source in try SubscriptionList.parse(data, name: name) {
+      if let url = SourceAddressHint.suggestion(for: source) {
+        return UsageError(
+          message: "\(source) is no file; to subscribe to it on the web, give its URL: \(url)")
+      }
+    }
+    return nil
   }
 }

@@ -76,6 +76,30 @@ import Testing
     #expect(result.stderr.contains("bad.jsonl, line 1"), "\(result.stderr)")
   }
 
+  /// A listed web address without its scheme is a usage error that suggests the URL, as a pull
+  /// of the list gives, and nothing of the list is subscribed (it was subscribed as a path that
+  /// failed as a missing file on every run).
+  @Test func importOfAnAddressWithoutItsSchemeSuggestsTheURL() throws {
+    let scratch = try CLIScratch()
+    defer { scratch.remove() }
+    let state = scratch.path("s.db")
+    let list = try scratch.file(
+      "subs.opml",
+      """
+      <opml version="2.0"><body>
+      <outline xmlUrl="http://a.example/feed"/><outline xmlUrl="example.com/feed.xml"/>
+      </body></opml>
+      """)
+    let result = try FeedpullProcess.run(["state", "import", list, "--state", state])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr.contains(
+        "example.com/feed.xml is no file; to subscribe to it on the web, give its URL: "
+          + "https://example.com/feed.xml"), "\(result.stderr)")
+    let listed = try FeedpullProcess.run(["state", "list", "--state", state])
+    #expect(listed.stdout.isEmpty)
+  }
+
   @Test func theOPMLExportIsWellFormedWithEverySource() throws {
     let scratch = try CLIScratch()
     defer { scratch.remove() }

@@ -73,6 +73,13 @@ public enum StateTransfer {
     try line("</opml>")
   }
 
+  /// Whether `data` is an export (a JSON object a line, its first character after white
+  /// space and a BOM a `{`) rather than an OPML file or a list.
+  public static func isExport(_ data: Data) -> Bool {
+    String(decoding: data.prefix(4096), as: UTF8.self)
+      .drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{"
+  }
+
   /// Restores `data` into `store`: an export (a JSON object a line) replaces each source's state
   /// and remembered items; an OPML file or a list adds its sources as new subscriptions. `name`
   /// names the input in errors. Nothing is written when the input cannot be read whole.
@@ -80,13 +87,13 @@ public enum StateTransfer {
     throws -> ImportSummary
   {
     var summary = ImportSummary()
-    let text = String(decoding: data, as: UTF8.self)
-    guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" else {
+    guard isExport(data) else {
       let sources = try SubscriptionList.parse(data, name: name)
       try store.register(sources)
       summary.registered = Set(sources).count
       return summary
     }
+    let text = String(decoding: data, as: UTF8.self)
     let decoder = JSONDecoder()
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     func restored(_ number: Int) throws -> (SubscriptionState, [RememberedItem])? {
