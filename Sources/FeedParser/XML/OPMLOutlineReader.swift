@@ -2,10 +2,11 @@ import CLibXML2
 
 /// The feed URL (`xmlUrl`) of every `outline` of an OPML subscription list, at any depth and in
 /// document order, read as the list's bytes arrive: libxml2's push parser takes a block at a
-/// time, so a list of a million subscriptions costs a block of memory and one `String` at a
-/// time. (Foundation's `XMLParser`, used before, needed the whole file in memory and built a
-/// dictionary of every element's attributes: 560 MiB and 10 s for a million outlines, 75 MiB
-/// for 100,000, more than a whole run over that many sources may use.)
+/// time and each block's URLs are handed on as bytes, so a list of a million subscriptions
+/// costs a block of memory. (Foundation's `XMLParser`, used before, needed the whole file in
+/// memory and built a dictionary of every element's attributes: 560 MiB and 10 s for a million
+/// outlines, 75 MiB for 100,000, more than a whole run over that many sources may use; and it
+/// refused any list over about 10 MB, see `push`.)
 ///
 /// Names are OPML's as readers take them: an element `outline` or `opml` and an attribute
 /// `xmlUrl`, in any letter case, with no namespace prefix. A URL is trimmed of white space and

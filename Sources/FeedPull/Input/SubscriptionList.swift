@@ -56,16 +56,12 @@ public enum SubscriptionList {
         if isOPML(block[..<count]) { opml = try outlineReader(name: path) }
       }
       if let opml {
-        // `withUnsafeBytes` throws untyped: its closure keeps the error for the typed throw.
-        var failure: ReadError?
-        block.withUnsafeBytes { bytes in
-          do throws(ReadError) {
+        // As a `Result`: `withUnsafeBytes` rethrows untyped.
+        try block.withUnsafeBytes { bytes in
+          Result { () throws(ReadError) in
             try read(opml, UnsafeRawBufferPointer(rebasing: bytes[..<count]), name: path, body)
-          } catch {
-            failure = error
           }
-        }
-        if let failure { throw failure }
+        }.get()
         continue
       }
       block.withUnsafeBufferPointer {
@@ -108,17 +104,13 @@ public enum SubscriptionList {
     var sources: [String] = []
     if isOPML(data[...]) {
       let reader = try outlineReader(name: name)
-      var failure: ReadError?
-      data.withUnsafeBytes { bytes in
-        do throws(ReadError) {
+      try data.withUnsafeBytes { bytes in
+        Result { () throws(ReadError) in
           try read(reader, bytes, name: name) {
             sources.append(String(decoding: $0, as: UTF8.self))
           }
-        } catch {
-          failure = error
         }
-      }
-      if let failure { throw failure }
+      }.get()
       try finish(reader, name: name) { sources.append(String(decoding: $0, as: UTF8.self)) }
       return sources
     }
