@@ -3,6 +3,10 @@ import Testing
 
 @testable import FeedPull
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite struct SubscriptionListTests {
   @Test func readsOutlinesAtAnyDepth() throws {
     let opml = """
@@ -200,6 +204,30 @@ import Testing
     ] {
       #expect(try SubscriptionList.parse(data, name: "subs.opml") == ["http://a.example/caf\u{E9}"])
     }
+  }
+
+  /// An OPML list whose first read holds only white space (a pipe's writer sent a blank line
+  /// first) is still OPML: the kind is told by the first byte that is not blank.
+  @Test func anOPMLListWhoseFirstReadIsBlankIsStillOPML() throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    let (reader, writer) = (ends[0], ends[1])
+    defer { close(reader) }
+    let rest = "<opml><body><outline xmlUrl=\"http://a.example/\"/></body></opml>\n"
+    let sender = Thread {
+      _ = "\n  \n".withCString { write(writer, $0, 4) }
+      // The rest only once the blank lines were read, so that they come in a read of their own.
+      let deadline = Date().addingTimeInterval(10)
+      var waiting: Int32 = 1
+      while waiting > 0, Date() < deadline {
+        _ = ioctl(writer, UInt(FIONREAD), &waiting)
+        sched_yield()
+      }
+      _ = rest.withCString { write(writer, $0, strlen($0)) }
+      close(writer)
+    }
+    sender.start()
+    #expect(try SubscriptionList.read(path: "/dev/fd/\(reader)") == ["http://a.example/"])
   }
 
   @Test func rejectsBrokenOPML() {

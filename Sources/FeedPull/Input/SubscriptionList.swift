@@ -51,7 +51,9 @@ public enum SubscriptionList {
     while true {
       let count = try fill()
       if count == 0 { break }
-      if first {
+      // Told apart by the first byte that is not white space, in whichever block it comes (a
+      // pipe may deliver a leading blank line alone); blank blocks before it are blank lines.
+      if first, block[..<count].contains(where: { !PlainListLines.isBlank($0) }) {
         first = false
         if isOPML(block[..<count]) { opml = try outlineReader(name: path) }
       }
