@@ -200,19 +200,23 @@ private func opmlError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPt
 private func opmlGetEntity(
   _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
 ) -> xmlEntityPtr? {
-  guard let userData else { return nil }
-  let reader = OPMLOutlineReader.from(userData)
-  return reader.admit(
-    xmlSAX2GetEntity(reader.parserContext, name), ifOfType: XML_INTERNAL_GENERAL_ENTITY)
+  admitted(userData, XML_INTERNAL_GENERAL_ENTITY) { xmlSAX2GetEntity($0, name) }
 }
 
 private func opmlGetParameterEntity(
   _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?
 ) -> xmlEntityPtr? {
+  admitted(userData, XML_INTERNAL_PARAMETER_ENTITY) { xmlSAX2GetParameterEntity($0, name) }
+}
+
+/// The entity `lookUp` finds in the reader's context, charged to its budget when internal.
+private func admitted(
+  _ userData: UnsafeMutableRawPointer?, _ internalType: xmlEntityType,
+  _ lookUp: (xmlParserCtxtPtr) -> xmlEntityPtr?
+) -> xmlEntityPtr? {
   guard let userData else { return nil }
   let reader = OPMLOutlineReader.from(userData)
-  return reader.admit(
-    xmlSAX2GetParameterEntity(reader.parserContext, name), ifOfType: XML_INTERNAL_PARAMETER_ENTITY)
+  return reader.admit(lookUp(reader.parserContext), ifOfType: internalType)
 }
 
 private func opmlEntityDecl(
