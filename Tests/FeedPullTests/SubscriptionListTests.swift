@@ -230,6 +230,34 @@ import Testing
     #expect(try SubscriptionList.read(path: "/dev/fd/\(reader)") == ["http://a.example/"])
   }
 
+  /// A file that is no list of sources (binary data, `/dev/zero`, a line of megabytes) is
+  /// refused at once, saying where, instead of being pulled as junk names or held whole.
+  @Test func aFileThatIsNoListIsRefusedAtOnce() throws {
+    func refusal(_ body: () throws -> [String]) -> String? {
+      do {
+        _ = try body()
+        return nil
+      } catch {
+        return (error as? SubscriptionList.ReadError)?.description
+      }
+    }
+    #expect(
+      refusal { try SubscriptionList.parse(Data("http://a/\nab\u{0}c\n".utf8), name: "bin") }
+        == "bin is not a list of sources: a NUL byte at byte 12")
+    #expect(
+      refusal { try SubscriptionList.read(path: "/dev/zero") }
+        == "/dev/zero is not a list of sources: a NUL byte at byte 0")
+    let head = "http://a.example/\n# fine\n"
+    let text = head + String(repeating: "x", count: 3 << 19) + "\nhttp://b.example/\n"
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("long-\(UUID().uuidString).txt").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(
+      refusal { try SubscriptionList.read(path: path) }
+        == "\(path) is not a list of sources: a line longer than 1 MiB at byte \(head.utf8.count)")
+  }
+
   @Test func rejectsBrokenOPML() {
     #expect(throws: SubscriptionList.ReadError.self) {
       try SubscriptionList.parse(Data("<opml><body><outline".utf8), name: "bad.opml")

@@ -69,6 +69,7 @@ public enum SubscriptionList {
       block.withUnsafeBufferPointer {
         lines.take(UnsafeBufferPointer(rebasing: $0[..<count]), body)
       }
+      if let refusal = lines.refusal { throw notAList(path, refusal) }
     }
     if let opml {
       try finish(opml, name: path, body)
@@ -122,6 +123,7 @@ public enum SubscriptionList {
         sources.append(String(decoding: $0, as: UTF8.self))
       }
     }
+    if let refusal = lines.refusal { throw notAList(name, refusal) }
     lines.finish { sources.append(String(decoding: $0, as: UTF8.self)) }
     return sources
   }
@@ -168,6 +170,10 @@ public enum SubscriptionList {
     ReadError(description: "\(listName(name)) is not a readable OPML file (line \(line))")
   }
 
+  private static func notAList(_ name: String, _ refusal: String) -> ReadError {
+    ReadError(description: "\(listName(name)) is not a list of sources: \(refusal)")
+  }
+
   private static func listName(_ name: String) -> String {
     name == "-" ? "standard input" : name
   }
@@ -179,7 +185,16 @@ public enum SubscriptionList {
 /// `"~title"`). A line cut by the end of a block is carried to the next. Read as bytes: white
 /// space is ASCII's, and a URL holds none.
 private struct PlainListLines {
+  /// A line longer than this is no source (a URL is a few hundred bytes): the file is not a
+  /// list, and reading on would hold it whole (`-i /dev/zero` grew by 300 MB a second).
+  static let longestLine = 1 << 20
+
   private var carried: [UInt8] = []
+  /// Bytes taken before the current block.
+  private var offset = 0
+  /// Why the bytes are not a list (a NUL byte, a line past `longestLine`), once seen: no line
+  /// is handed on after it.
+  private(set) var refusal: String?
 
   static func isBlank(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A || byte == 0x0B || byte == 0x0C
@@ -188,7 +203,14 @@ private struct PlainListLines {
   mutating func take(
     _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
   ) {
-    guard let base = bytes.baseAddress else { return }
+    guard refusal == nil, let base = bytes.baseAddress else { return }
+    defer { offset += bytes.count }
+    // A NUL is in no text list (a binary file, a list in UTF-16 without its BOM).
+    if let nul = memchr(base, 0, bytes.count) {
+      let at = offset + base.distance(to: nul.assumingMemoryBound(to: UInt8.self))
+      refusal = "a NUL byte at byte \(at)"
+      return
+    }
     // A line ends at a CR or an LF, each found by memchr (a SIMD scan). Each search starts
     // where the last one's find was passed, so that a block is scanned once for each byte
     // however its lines end (CR alone, LF alone, CRLF, or none).
@@ -214,9 +236,14 @@ private struct PlainListLines {
       start = index + 1
     }
     carried.append(contentsOf: bytes[start...])
+    if carried.count > Self.longestLine {
+      refusal = "a line longer than 1 MiB at byte \(offset + bytes.count - carried.count)"
+      carried = []
+    }
   }
 
   mutating func finish(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    guard refusal == nil else { return }
     carried.withUnsafeBufferPointer { Self.line($0, body) }
     carried = []
   }
