@@ -244,6 +244,37 @@ enum TemporaryState {
     #expect(try store.ledger(of: "a").isEmpty)
     #expect(try store.state(of: "a") == nil)
   }
+
+  /// `state export`'s walk: each source once, in source order, with its own state and items
+  /// (the SQLite store reads them in one pass; the others source by source), none of another's.
+  @Test(arguments: factories) func everyStateWithItsLedgerInSourceOrder(_ factory: StoreFactory)
+    throws
+  {
+    let store = try factory.make()
+    try store.register(["d", "b", "a", "c"])
+    var states: [String: SubscriptionState] = [:]
+    var ledgers: [String: [RememberedItem]] = [:]
+    for (index, source) in ["a", "c", "d"].enumerated() {
+      var state = SubscriptionState(source: source)
+      state.etag = "\"\(source)\""
+      state.pulls = index + 1
+      state.nextCheckAt = .seconds(Int64(100 * (index + 1)))
+      let items = (0...index).map {
+        Self.item(Int64(10 * index + $0), pull: index + 1, seenAt: Int64(index))
+      }
+      try store.record(Self.outcome(state, items: items))
+      states[source] = state
+      ledgers[source] = items
+    }
+    var walked: [(SubscriptionState, [RememberedItem])] = []
+    try store.forEachStateWithLedger { walked.append(($0, $1)) }
+    #expect(walked.map(\.0.source) == ["a", "b", "c", "d"])
+    for (state, items) in walked {
+      #expect(state == (try store.state(of: state.source)))
+      #expect(state == states[state.source] ?? SubscriptionState(source: state.source))
+      #expect(items.sorted { $0.key < $1.key } == (ledgers[state.source] ?? []))
+    }
+  }
 }
 
 /// What only the SQLite store promises: its file.

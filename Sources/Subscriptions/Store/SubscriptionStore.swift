@@ -29,6 +29,12 @@ public protocol SubscriptionStore: AnyObject, Sendable {
   func hasHostHolds(now: Duration) throws(StoreError) -> Bool
   /// Every source's state, in source order, one at a time (for `state list` and `export`).
   func forEachState(_ body: (SubscriptionState) throws(StoreError) -> Void) throws(StoreError)
+  /// Every source's state with the items it remembers, in source order, one source at a time
+  /// (`state export`). By default the names are read first and each source is then asked for
+  /// on its own; a store may read them in one pass.
+  func forEachStateWithLedger(
+    _ body: (SubscriptionState, [RememberedItem]) throws(StoreError) -> Void
+  ) throws(StoreError)
   /// Removes a source and what it remembers; false when it was unknown.
   func forget(_ source: String) throws(StoreError) -> Bool
   /// Makes what is committed whole in the store's main file (SQLite folds its write-ahead log
@@ -38,6 +44,19 @@ public protocol SubscriptionStore: AnyObject, Sendable {
 }
 
 extension SubscriptionStore {
+  /// The names first (a store may hold its connection while it walks its states), then each
+  /// source's state and ledger; a source forgotten meanwhile is left out.
+  public func forEachStateWithLedger(
+    _ body: (SubscriptionState, [RememberedItem]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    var sources: [String] = []
+    try forEachState { sources.append($0.source) }
+    for source in sources {
+      guard let state = try state(of: source) else { continue }
+      try body(state, try ledger(of: source))
+    }
+  }
+
   /// Nothing to fold by default.
   public func checkpoint() throws(StoreError) {}
 

@@ -21,15 +21,11 @@ public enum StateTransfer {
     let encoder = JSONEncoder()
     // Sorted names: the same state exports the same bytes every time (a backup can be diffed).
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    // The names first: a store may hold its connection while it walks its states.
-    var sources: [String] = []
-    try store.forEachState { sources.append($0.source) }
-    for source in sources {
-      guard let state = try store.state(of: source) else { continue }  // forgotten meanwhile
-      let exported = ExportedSubscription(
-        passwordsMasked(state), items: try store.ledger(of: source))
+    try store.forEachStateWithLedger { state, items throws(StoreError) in
+      let exported = ExportedSubscription(passwordsMasked(state), items: items)
       guard let data = try? encoder.encode(exported) else {
-        throw StoreError(message: "cannot encode the state of \(URLPasswordMask.masked(source))")
+        throw StoreError(
+          message: "cannot encode the state of \(URLPasswordMask.masked(state.source))")
       }
       try line(String(decoding: data, as: UTF8.self))
     }
