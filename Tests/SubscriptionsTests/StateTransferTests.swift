@@ -29,7 +29,8 @@ import Testing
         key: -1, idKey: nil, linkKey: Int64.min, contentKey: Int64.max, fingerprint: 42,
         lastSeenAt: .seconds(1_700_000_000), lastPull: 7),
       RememberedItem(
-        key: 5, idKey: 6, linkKey: nil, contentKey: 7, fingerprint: -8, lastSeenAt: .seconds(1_600_000_000),
+        key: 5, idKey: 6, linkKey: nil, contentKey: 7, fingerprint: -8,
+        lastSeenAt: .seconds(1_600_000_000),
         lastPull: 3, gone: true),
     ]
     return (state, items)
@@ -107,6 +108,41 @@ import Testing
     _ = try StateTransfer.importing(Data(line.utf8), name: "x", into: store)
     #expect(try store.state(of: state.source) == fresh)
     #expect(try store.ledger(of: state.source).isEmpty)
+  }
+
+  /// An import writes a batch a transaction (`importBatch`): 2,500 sources into a new SQLite
+  /// state come back as exported, and a source given twice is the second line's, whole (its
+  /// items, not the first one's), wherever the batches break.
+  @Test func anImportInBatchesRestoresEachSourceWhole() throws {
+    let (state, items) = Self.fullState()
+    var lines: [String] = []
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    func line(_ state: SubscriptionState, _ items: [RememberedItem]) throws -> String {
+      String(decoding: try encoder.encode(ExportedSubscription(state, items: items)), as: UTF8.self)
+    }
+    for index in 0..<2_500 {
+      var other = state
+      other.source = "https://example.com/feed/\(index)"
+      other.pulls = index
+      lines.append(try line(other, index % 3 == 0 ? items : []))
+    }
+    var again = SubscriptionState(source: "https://example.com/feed/6")
+    again.pulls = 99
+    let last = RememberedItem(
+      key: 77, idKey: nil, linkKey: nil, contentKey: 1, fingerprint: 2,
+      lastSeenAt: .seconds(1_700_000_000), lastPull: 99)
+    // In the same batch as the first line for it, which remembers items.
+    lines.insert(try line(again, [last]), at: 500)
+    let store = try SQLiteSubscriptionStore(path: TemporaryState.path())
+    let summary = try StateTransfer.importing(
+      Data(lines.joined(separator: "\n").utf8), name: "x.jsonl", into: store)
+    #expect(summary.restored == 2_501)
+    #expect(try store.state(of: again.source)?.pulls == 99)
+    #expect(try store.ledger(of: again.source) == [last])
+    var expected = lines
+    expected.remove(at: 6)
+    #expect(Set(try exportLines(store)) == Set(expected))
   }
 
   @Test(arguments: [
