@@ -11,9 +11,7 @@ enum SourceInputs {
     var listed = SourceList()
     var hint: UsageError?
     func check(_ source: String) {
-      guard hint == nil, let url = SourceAddressHint.suggestion(for: source) else { return }
-      hint = UsageError(
-        message: "\(source) is no file; to pull it from the web, give its URL: \(url)")
+      if hint == nil { hint = addressHint(for: source, to: "pull it from the web") }
     }
     for source in options.sources {
       check(source)
@@ -34,6 +32,15 @@ enum SourceInputs {
     }
     if let hint { throw hint }
     return listed
+  }
+
+  /// The usage error for a source that names no file but reads like a web address without its
+  /// scheme (`example.com/feed`), suggesting the URL to give; nil for any other source. `doing`
+  /// says what the command would do with it (`pull it from the web`).
+  static func addressHint(for source: String, to doing: String) -> UsageError? {
+    SourceAddressHint.suggestion(for: source).map {
+      UsageError(message: "\(source) is no file; to \(doing), give its URL: \($0)")
+    }
   }
 
   private static func containsScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -21,10 +21,8 @@ enum StateCommand {
         printError("feedpull: \(words[1]) is not in the state\n")
         return 1
       default:
-        // Written 64 KiB at a time: a `write` a line was a quarter of listing a million.
-        var lines: [UInt8] = []
-        lines.reserveCapacity(1 << 16)
-        try store.forEachState { state in
+        var lines = StandardOutputLines()
+        try store.forEachState { state throws(StoreError) in
           // The password in each URL as `***`: the state keeps it, to pull with.
           let state = StateTransfer.passwordsMasked(state)
           let next = state.nextCheckAt == .zero ? "due" : rfc3339(state.nextCheckAt)
@@ -34,14 +32,9 @@ enum StateCommand {
           if let moved = state.movedTo { line += "\tmoved_to=\(moved)" }
           // For a person, as everything feedpull shows one: a source imported with an escape
           // sequence in it must not act on the terminal.
-          lines.append(contentsOf: TerminalText.safe(line).utf8)
-          lines.append(10)
-          if lines.count >= 1 << 16 {
-            FileHandle.standardOutput.write(Data(lines))
-            lines.removeAll(keepingCapacity: true)
-          }
+          try lines.add(TerminalText.safe(line))
         }
-        if !lines.isEmpty { FileHandle.standardOutput.write(Data(lines)) }
+        try lines.flush()
       }
       return 0
     } catch {

@@ -11,35 +11,16 @@ import Subscriptions
 /// an OPML file or a list (`-`: standard input). The formats are the Subscriptions library's.
 enum StateTransferCommand {
   static func export(_ store: any SubscriptionStore, opml: Bool) -> Int32 {
-    let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
-    // Lines gathered into writes of 64 KiB: a write each was a system call a source.
-    var pending: [UInt8] = []
-    pending.reserveCapacity(1 << 16)
-    func send() throws(StoreError) {
-      defer { pending.removeAll(keepingCapacity: true) }
-      guard pending.isEmpty || output.write(pending) else {
-        throw StoreError(
-          message: "cannot write to standard output: \(output.failureMessage ?? "")")
-      }
-    }
-    func add(_ line: String) throws(StoreError) {
-      pending.append(contentsOf: line.utf8)
-      pending.append(0x0A)
-      if pending.count >= 1 << 16 { try send() }
-    }
+    var lines = StandardOutputLines()
     do {
       if opml {
-        try StateTransfer.opml(store, line: add)
+        try StateTransfer.opml(store) { line throws(StoreError) in try lines.add(line) }
       } else {
-        try StateTransfer.export(store, line: add)
+        try StateTransfer.export(store) { line throws(StoreError) in try lines.add(line) }
       }
-      try send()
+      try lines.flush()
     } catch {
       printError("feedpull: \(error.message)\n")
-      return 1
-    }
-    if let failure = output.failureMessage {
-      printError("feedpull: cannot write to standard output: \(failure)\n")
       return 1
     }
     return 0
@@ -84,9 +65,8 @@ enum StateTransferCommand {
   {
     guard !StateTransfer.isExport(data) else { return nil }
     for source in try SubscriptionList.parse(data, name: name) {
-      if let url = SourceAddressHint.suggestion(for: source) {
-        return UsageError(
-          message: "\(source) is no file; to subscribe to it on the web, give its URL: \(url)")
+      if let hint = SourceInputs.addressHint(for: source, to: "subscribe to it on the web") {
+        return hint
       }
     }
     return nil

@@ -126,13 +126,9 @@ package final class OPMLOutlineReader {
   ) {
     guard prefix == nil else { return }
     if bytesEqualIgnoringCase(localname, "outline") {
-      guard var bytes = attributes.rawValueIgnoringCase("xmlUrl") else { return }
-      while let first = bytes.first, isASCIISpace(first) {
-        bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst())
-      }
-      while let last = bytes.last, isASCIISpace(last) {
-        bytes = UnsafeBufferPointer(rebasing: bytes.dropLast())
-      }
+      guard let raw = attributes.rawValueIgnoringCase("xmlUrl") else { return }
+      // libxml2 has made every tab and line break of the value a space (XML's normalisation).
+      let bytes = UnsafeBufferPointer(rebasing: raw[raw.xmlSpaceTrimmedRange])
       guard let head = bytes.first, let tail = bytes.last else { return }
       // A URL with no reference and ASCII at both ends is kept as it is; others are decoded
       // (a reference may stand for white space, a line break, a non-breaking space) and
@@ -237,9 +233,4 @@ private func opmlInternalSubset(
   let context = OPMLOutlineReader.from(userData).parserContext
   if context.pointee.myDoc == nil { xmlSAX2StartDocument(context) }
   xmlSAX2InternalSubset(context, name, externalID, systemID)
-}
-
-/// Space, tab, and the line breaks (LF, VT, FF, CR).
-private func isASCIISpace(_ byte: UInt8) -> Bool {
-  byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
 }

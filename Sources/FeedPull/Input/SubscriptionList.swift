@@ -45,37 +45,18 @@ public enum SubscriptionList {
         if errno != EINTR { throw unreadable(path) }
       }
     }
-    var lines = PlainListLines()
-    var opml: OPMLOutlineReader?
-    var first = true
+    var reading = Reading(name: path)
     while true {
       let count = try fill()
       if count == 0 { break }
-      // Told apart by the first byte that is not white space, in whichever block it comes (a
-      // pipe may deliver a leading blank line alone); blank blocks before it are blank lines.
-      if first, block[..<count].contains(where: { !PlainListLines.isBlank($0) }) {
-        first = false
-        if isOPML(block[..<count]) { opml = try outlineReader(name: path) }
-      }
-      if let opml {
-        // As a `Result`: `withUnsafeBytes` rethrows untyped.
-        try block.withUnsafeBytes { bytes in
-          Result { () throws(ReadError) in
-            try read(opml, UnsafeRawBufferPointer(rebasing: bytes[..<count]), name: path, body)
-          }
-        }.get()
-        continue
-      }
-      block.withUnsafeBufferPointer {
-        lines.take(UnsafeBufferPointer(rebasing: $0[..<count]), body)
-      }
-      if let refusal = lines.refusal { throw notAList(path, refusal) }
+      // As a `Result`: `withUnsafeBytes` rethrows untyped.
+      try block.withUnsafeBytes { bytes in
+        Result { () throws(ReadError) in
+          try reading.take(UnsafeRawBufferPointer(rebasing: bytes[..<count]), body)
+        }
+      }.get()
     }
-    if let opml {
-      try finish(opml, name: path, body)
-    } else {
-      lines.finish(body)
-    }
+    try reading.finish(body)
   }
 
   /// The file's bytes (`-`: standard input's), or why they cannot be read (`cannot read
@@ -99,33 +80,67 @@ public enum SubscriptionList {
 
   private static func unreadable(_ path: String) -> ReadError {
     let reason = String(cString: strerror(errno))
-    return ReadError(description: "cannot read \(path == "-" ? "standard input" : path): \(reason)")
+    return ReadError(description: "cannot read \(listName(path)): \(reason)")
   }
 
   /// The sources listed in `data`; `name` names it in errors.
   public static func parse(_ data: Data, name: String) throws(ReadError) -> [String] {
     var sources: [String] = []
-    if isOPML(data[...]) {
-      let reader = try outlineReader(name: name)
-      try data.withUnsafeBytes { bytes in
-        Result { () throws(ReadError) in
-          try read(reader, bytes, name: name) {
-            sources.append(String(decoding: $0, as: UTF8.self))
-          }
-        }
-      }.get()
-      try finish(reader, name: name) { sources.append(String(decoding: $0, as: UTF8.self)) }
-      return sources
+    func add(_ source: UnsafeBufferPointer<UInt8>) {
+      sources.append(String(decoding: source, as: UTF8.self))
     }
-    var lines = PlainListLines()
-    data.withUnsafeBytes { raw in
-      lines.take(raw.bindMemory(to: UInt8.self)) {
-        sources.append(String(decoding: $0, as: UTF8.self))
+    var reading = Reading(name: name)
+    try data.withUnsafeBytes { bytes in
+      Result { () throws(ReadError) in try reading.take(bytes, add) }
+    }.get()
+    try reading.finish(add)
+    return sources
+  }
+
+  /// A list's bytes as they come, in blocks: OPML or one source a line, told apart by the first
+  /// byte that is not white space, in whichever block it comes (a pipe may deliver a leading
+  /// blank line alone; blank blocks before it are blank lines).
+  private struct Reading {
+    let name: String
+    private var lines = PlainListLines()
+    private var opml: OPMLOutlineReader?
+    private var decided = false
+
+    init(name: String) { self.name = name }
+
+    mutating func take(
+      _ raw: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(ReadError) {
+      let bytes = raw.assumingMemoryBound(to: UInt8.self)
+      if !decided, bytes.contains(where: { !PlainListLines.isBlank($0) }) {
+        decided = true
+        if isOPML(bytes) {
+          guard let reader = OPMLOutlineReader() else {
+            throw ReadError(description: "cannot read \(listName(name)): no XML parser")
+          }
+          opml = reader
+        }
+      }
+      if let opml {
+        do throws(OPMLOutlineReader.Failure) {
+          try opml.push(raw, body)
+        } catch {
+          throw notOPML(name, line: error.line)
+        }
+        return
+      }
+      lines.take(bytes, body)
+      if let refusal = lines.refusal { throw notAList(name, refusal) }
+    }
+
+    mutating func finish(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(ReadError) {
+      guard let opml else { return lines.finish(body) }
+      do throws(OPMLOutlineReader.Failure) {
+        try opml.finish(body)
+      } catch {
+        throw notOPML(name, line: error.line)
       }
     }
-    if let refusal = lines.refusal { throw notAList(name, refusal) }
-    lines.finish { sources.append(String(decoding: $0, as: UTF8.self)) }
-    return sources
   }
 
   /// Whether a list's first bytes begin an XML document (after a BOM and white space). A
@@ -136,34 +151,6 @@ public enum SubscriptionList {
     if rest.starts(with: [0xFF, 0xFE]) || rest.starts(with: [0xFE, 0xFF]) { return true }
     if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
     return rest.first { !PlainListLines.isBlank($0) } == UInt8(ascii: "<")
-  }
-
-  private static func outlineReader(name: String) throws(ReadError) -> OPMLOutlineReader {
-    guard let reader = OPMLOutlineReader() else {
-      throw ReadError(description: "cannot read \(listName(name)): no XML parser")
-    }
-    return reader
-  }
-
-  private static func read(
-    _ reader: OPMLOutlineReader, _ bytes: UnsafeRawBufferPointer, name: String,
-    _ each: (UnsafeBufferPointer<UInt8>) -> Void
-  ) throws(ReadError) {
-    do throws(OPMLOutlineReader.Failure) {
-      try reader.push(bytes, each)
-    } catch {
-      throw notOPML(name, line: error.line)
-    }
-  }
-
-  private static func finish(
-    _ reader: OPMLOutlineReader, name: String, _ each: (UnsafeBufferPointer<UInt8>) -> Void
-  ) throws(ReadError) {
-    do throws(OPMLOutlineReader.Failure) {
-      try reader.finish(each)
-    } catch {
-      throw notOPML(name, line: error.line)
-    }
   }
 
   private static func notOPML(_ name: String, line: Int) -> ReadError {

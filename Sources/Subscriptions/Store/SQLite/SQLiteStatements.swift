@@ -6,7 +6,14 @@ struct SQLiteStatements {
   let rollback: SQLiteStatement
   let register: SQLiteStatement
   let state: SQLiteStatement
+  /// A remembered item's columns, in the order `SQLiteSubscriptionStore.rememberedItem` reads.
+  static let itemColumns =
+    "key, id_key, link_key, content_key, fingerprint, last_seen, last_pull, gone"
   let ledger: SQLiteStatement
+  /// `ledger` of a source's row id (`forEachStateWithLedger`'s pass over the rows).
+  let ledgerOfRow: SQLiteStatement
+  /// A read transaction: a consistent view without the write lock `begin` takes.
+  let beginRead: SQLiteStatement
   let hostHold: SQLiteStatement
   let anyHold: SQLiteStatement
   let updateState: SQLiteStatement
@@ -60,9 +67,12 @@ struct SQLiteStatements {
       "SELECT \(StateColumns.list) FROM sources WHERE source = ?")
     ledger = try connection.prepare(
       """
-      SELECT key, id_key, link_key, content_key, fingerprint, last_seen, last_pull, gone
+      SELECT \(Self.itemColumns)
       FROM items WHERE source_id = (SELECT id FROM sources WHERE source = ?)
       """)
+    ledgerOfRow = try connection.prepare(
+      "SELECT \(Self.itemColumns) FROM items WHERE source_id = ?")
+    beginRead = try connection.prepare("BEGIN")
     hostHold = try connection.prepare("SELECT hold_until FROM hosts WHERE host = ?")
     anyHold = try connection.prepare("SELECT EXISTS(SELECT 1 FROM hosts WHERE hold_until > ?)")
     let columns = StateColumns.names

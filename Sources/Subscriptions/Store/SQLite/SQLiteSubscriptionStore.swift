@@ -203,8 +203,7 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
-  /// A remembered item from a row of `key, id_key, link_key, content_key, fingerprint,
-  /// last_seen, last_pull, gone`.
+  /// A remembered item from a row of `SQLiteStatements.itemColumns`.
   private static func rememberedItem(_ row: SQLiteRow) -> RememberedItem {
     RememberedItem(
       key: row.integer(0), idKey: row.optionalInteger(1), linkKey: row.optionalInteger(2),
@@ -288,27 +287,15 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
   public func forEachStateWithLedger(
     _ body: (SubscriptionState, [RememberedItem]) throws(StoreError) -> Void
   ) throws(StoreError) {
-    try locked { session throws(StoreError) in
-      let connection = session.connection
-      let items = try connection.prepare(
-        """
-        SELECT key, id_key, link_key, content_key, fingerprint, last_seen, last_pull, gone
-        FROM items WHERE source_id = ?
-        """)
-      try connection.execute("BEGIN")
-      do throws(StoreError) {
-        try connection.run("SELECT id, \(StateColumns.list) FROM sources ORDER BY source") {
-          row throws(StoreError) in
-          let state = StateColumns.state(from: row, at: 1)
-          var ledger: [RememberedItem] = []
-          items.bind(1, row.integer(0))
-          try items.rows { item in ledger.append(Self.rememberedItem(item)) }
-          try body(state, ledger)
-        }
-        try connection.execute("COMMIT")
-      } catch {
-        try? connection.execute("ROLLBACK")
-        throw error
+    try transaction(reading: true) { session throws(StoreError) in
+      let items = session.statements.ledgerOfRow
+      try session.connection.run("SELECT id, \(StateColumns.list) FROM sources ORDER BY source") {
+        row throws(StoreError) in
+        let state = StateColumns.state(from: row, at: 1)
+        var ledger: [RememberedItem] = []
+        items.bind(1, row.integer(0))
+        try items.rows { item in ledger.append(Self.rememberedItem(item)) }
+        try body(state, ledger)
       }
     }
   }
@@ -348,11 +335,14 @@ public final class SQLiteSubscriptionStore: SubscriptionStore {
     }
   }
 
-  /// Runs `body` in one write transaction (taken at once, so a busy file waits here).
-  func transaction<T>(_ body: (Session) throws(StoreError) -> T) throws(StoreError) -> T {
+  /// Runs `body` in one transaction: a write transaction, taken at once (so a busy file waits
+  /// here), or with `reading` a read transaction, a consistent view that takes no write lock.
+  func transaction<T>(reading: Bool = false, _ body: (Session) throws(StoreError) -> T)
+    throws(StoreError) -> T
+  {
     try locked { session throws(StoreError) -> T in
       let statements = session.statements
-      try statements.begin.rows { _ in }
+      try (reading ? statements.beginRead : statements.begin).rows { _ in }
       do throws(StoreError) {
         let result = try body(session)
         try statements.commit.rows { _ in }
